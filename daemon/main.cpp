@@ -1,0 +1,92 @@
+// shmpid: the per-user, per-node broker. Usage:
+//   shmpid [--foreground] [--idle-timeout SEC]
+// Without --foreground it detaches, logs to <runtime dir>/shmpid.log and exits after
+// SEC seconds (default 60) with no jobs and no connections; shmpirun starts it that way.
+// With --foreground it logs to stderr and runs until SIGINT/SIGTERM (a service).
+// SHMPI_LOG_LEVEL = trace|debug|info|warn|error|critical|off (default info).
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <spdlog/sinks/basic_file_sink.h>
+#include <spdlog/sinks/stdout_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "broker.hpp"
+#include "shmpi_common/paths.hpp"
+
+namespace {
+void usage() { std::fprintf(stderr, "usage: shmpid [--foreground] [--idle-timeout SEC]\n"); }
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool foreground = false;
+  int idle = -1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--foreground") {
+      foreground = true;
+    } else if (a == "--idle-timeout" && i + 1 < argc) {
+      char* end = nullptr;
+      const long v = std::strtol(argv[++i], &end, 10);
+      if (*end != '\0' || v < 0 || v > 86400) {
+        std::fprintf(stderr, "shmpid: --idle-timeout takes 0..86400 seconds\n");
+        return 2;
+      }
+      idle = static_cast<int>(v);
+    } else if (a == "-h" || a == "--help") {
+      usage();
+      return 0;
+    } else {
+      usage();
+      return 2;
+    }
+  }
+  if (idle < 0) idle = foreground ? 0 : 60;
+
+  std::string why;
+  const std::string dir = shmpi::paths::runtime_dir(why);
+  if (dir.empty()) {
+    std::fprintf(stderr, "shmpid: %s\n", why.c_str());
+    return 1;
+  }
+  // One broker per user per node: whoever holds the lock is the broker.
+  const int lock_fd = ::open(shmpi::paths::lock_path(dir).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock_fd < 0 || ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+    if (foreground) std::fprintf(stderr, "shmpid: another broker is running for this user (%s)\n", dir.c_str());
+    return 0;
+  }
+
+  if (!foreground) {
+    const pid_t child = ::fork();
+    if (child < 0) return 1;
+    if (child > 0) _exit(0);  // the lock stays with the child (shared open file)
+    ::setsid();
+    const int devnull = ::open("/dev/null", O_RDWR);
+    if (devnull >= 0) {
+      ::dup2(devnull, 0);
+      ::dup2(devnull, 1);
+      ::dup2(devnull, 2);
+      if (devnull > 2) ::close(devnull);
+    }
+    spdlog::set_default_logger(spdlog::basic_logger_mt("shmpid", shmpi::paths::log_path(dir)));
+  } else {
+    spdlog::set_default_logger(spdlog::stderr_logger_mt("shmpid"));
+  }
+  spdlog::set_level(spdlog::level::info);
+  if (const char* lvl = std::getenv("SHMPI_LOG_LEVEL")) spdlog::set_level(spdlog::level::from_str(lvl));
+  spdlog::flush_on(spdlog::level::info);
+
+  shmpi::daemon::Broker broker({shmpi::paths::socket_path(dir), idle, true});
+  if (!broker.start(why)) {
+    spdlog::critical("{}", why);
+    return 1;
+  }
+  broker.run(true);
+  return 0;
+}

@@ -1,0 +1,859 @@
+/*
+ * mpi.h -- public C interface of shmpi, the shared-memory single-node MPI runtime.
+ *
+ * This header follows the MPI-5.0 standard Application Binary Interface
+ * (MPI ABI version 1.0).  Every type layout, handle value and integer
+ * constant below is fixed by that ABI; a binary built against this header
+ * must be able to run against any other implementation of the standard ABI
+ * (and vice versa).  Do NOT change a value here unless the ABI changes.
+ *
+ * Values were taken from the MPI Forum ABI reference header
+ * (github.com/mpi-forum/mpi-abi-stubs, mpi.h) and cross-checked against the
+ * MPI-5.0 standard, ABI chapter ("Handle Constants", "Defined Constants").
+ *
+ * Language support: ISO C99 or later, ISO C++11 or later (tested with C++20).
+ *
+ * Layout of this file:
+ *    1. Version identification
+ *    2. Integer types (MPI_Aint, MPI_Offset, MPI_Count, MPI_Fint)
+ *    3. The status object
+ *    4. Opaque handle types
+ *    5. Predefined handle constants
+ *         5a operations         5b communicators    5c groups
+ *         5d windows/files/sessions                  5e messages
+ *         5f info objects       5g error handlers   5h requests
+ *         5i datatypes
+ *    6. Error classes
+ *    7. Other integer constants
+ *         7a Fortran status indices  7b ranks and wildcards
+ *         7c thread support levels   7d string buffer sizes
+ *         7e comparison results      7f topologies and split types
+ *         7g datatype constructors and decoding
+ *         7h one-sided (RMA) constants
+ *         7i file (I/O) constants    7j attribute keys
+ *    8. Special address / array constants
+ *    9. Callback function types and predefined callback constants
+ *   10. Tool information interface (MPI_T) types and constants
+ *   11. Function prototypes (MPI_ and profiling PMPI_ names)
+ *   12. Optional aliases for removed legacy names (opt-in, MPI_LEGACY)
+ *   13. Notes on the reserved range of predefined handle values
+ */
+
+#ifndef SHMPI_MPI_H_INCLUDED
+#define SHMPI_MPI_H_INCLUDED
+
+#include <stdint.h>
+
+#if defined(__cplusplus)
+extern "C" {
+#endif
+
+/* ========================================================================
+ * 1. Version identification
+ * ======================================================================== */
+
+/* Version of the MPI standard implemented. */
+#define MPI_VERSION                     5
+#define MPI_SUBVERSION                  0
+
+/* Version of the standard ABI this header encodes (see MPI_Abi_get_version). */
+#define MPI_ABI_VERSION                 1
+#define MPI_ABI_SUBVERSION              0
+
+/* ========================================================================
+ * 2. Integer types
+ * ======================================================================== */
+
+/* Address-sized signed integer: exactly intptr_t in the ABI. */
+typedef intptr_t MPI_Aint;
+
+/* File offsets: a 64-bit signed integer in the ABI. */
+typedef int64_t MPI_Offset;
+
+/* Large counts: must hold both an MPI_Aint and an MPI_Offset; the ABI makes
+ * it the same type as MPI_Offset. */
+typedef MPI_Offset MPI_Count;
+
+/* Fortran INTEGER as seen from C.  The C ABI itself does not fix this type
+ * (routines taking MPI_Fint are outside the standard ABI); this is the
+ * conventional default used alongside the ABI reference header. */
+typedef int MPI_Fint;
+
+/* ========================================================================
+ * 3. The status object
+ *
+ * Exactly eight ints (32 bytes): the three public fields first, then five
+ * ints reserved for the implementation.
+ * ======================================================================== */
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int MPI_internal[5];
+} MPI_Status;
+
+/* ========================================================================
+ * 4. Opaque handle types
+ *
+ * Every handle is a pointer to an incomplete struct; the struct tags are
+ * part of the ABI (they appear in C++ name mangling).
+ * ======================================================================== */
+
+typedef struct MPI_ABI_Comm       *MPI_Comm;
+typedef struct MPI_ABI_Datatype   *MPI_Datatype;
+typedef struct MPI_ABI_Errhandler *MPI_Errhandler;
+typedef struct MPI_ABI_File       *MPI_File;
+typedef struct MPI_ABI_Group      *MPI_Group;
+typedef struct MPI_ABI_Info       *MPI_Info;
+typedef struct MPI_ABI_Message    *MPI_Message;
+typedef struct MPI_ABI_Op         *MPI_Op;
+typedef struct MPI_ABI_Request    *MPI_Request;
+typedef struct MPI_ABI_Session    *MPI_Session;
+typedef struct MPI_ABI_Win        *MPI_Win;
+
+/* ========================================================================
+ * 5. Predefined handle constants
+ *
+ * Compile-time integer values cast to the handle type.  All of them lie in
+ * the range reserved by the ABI for predefined handles (see section 13).
+ * ======================================================================== */
+
+/* ---- 5a. Reduction operations -------------------------------------- */
+#define MPI_OP_NULL                     ((MPI_Op)0x00000020)
+#define MPI_SUM                         ((MPI_Op)0x00000021)
+#define MPI_MIN                         ((MPI_Op)0x00000022)
+#define MPI_MAX                         ((MPI_Op)0x00000023)
+#define MPI_PROD                        ((MPI_Op)0x00000024)
+#define MPI_BAND                        ((MPI_Op)0x00000028)
+#define MPI_BOR                         ((MPI_Op)0x00000029)
+#define MPI_BXOR                        ((MPI_Op)0x0000002a)
+#define MPI_LAND                        ((MPI_Op)0x00000030)
+#define MPI_LOR                         ((MPI_Op)0x00000031)
+#define MPI_LXOR                        ((MPI_Op)0x00000032)
+#define MPI_MINLOC                      ((MPI_Op)0x00000038)
+#define MPI_MAXLOC                      ((MPI_Op)0x00000039)
+#define MPI_REPLACE                     ((MPI_Op)0x0000003c)
+#define MPI_NO_OP                       ((MPI_Op)0x0000003d)
+
+/* ---- 5b. Communicators --------------------------------------------- */
+#define MPI_COMM_NULL                   ((MPI_Comm)0x00000100)
+#define MPI_COMM_WORLD                  ((MPI_Comm)0x00000101)
+#define MPI_COMM_SELF                   ((MPI_Comm)0x00000102)
+
+/* ---- 5c. Groups ---------------------------------------------------- */
+#define MPI_GROUP_NULL                  ((MPI_Group)0x00000108)
+#define MPI_GROUP_EMPTY                 ((MPI_Group)0x00000109)
+
+/* ---- 5d. Windows, files, sessions ---------------------------------- */
+#define MPI_WIN_NULL                    ((MPI_Win)0x00000110)
+#define MPI_FILE_NULL                   ((MPI_File)0x00000118)
+#define MPI_SESSION_NULL                ((MPI_Session)0x00000120)
+
+/* ---- 5e. Matched-probe messages ------------------------------------ */
+#define MPI_MESSAGE_NULL                ((MPI_Message)0x00000128)
+#define MPI_MESSAGE_NO_PROC             ((MPI_Message)0x00000129)
+
+/* ---- 5f. Info objects ---------------------------------------------- */
+#define MPI_INFO_NULL                   ((MPI_Info)0x00000130)
+#define MPI_INFO_ENV                    ((MPI_Info)0x00000131)
+
+/* ---- 5g. Error handlers -------------------------------------------- */
+#define MPI_ERRHANDLER_NULL             ((MPI_Errhandler)0x00000140)
+#define MPI_ERRORS_ARE_FATAL            ((MPI_Errhandler)0x00000141)
+#define MPI_ERRORS_ABORT                ((MPI_Errhandler)0x00000142)
+#define MPI_ERRORS_RETURN               ((MPI_Errhandler)0x00000143)
+
+/* ---- 5h. Requests -------------------------------------------------- */
+#define MPI_REQUEST_NULL                ((MPI_Request)0x00000180)
+
+/* ---- 5i. Datatypes ------------------------------------------------- */
+
+/* Language-independent types. */
+#define MPI_DATATYPE_NULL               ((MPI_Datatype)0x00000200)
+#define MPI_AINT                        ((MPI_Datatype)0x00000201)
+#define MPI_COUNT                       ((MPI_Datatype)0x00000202)
+#define MPI_OFFSET                      ((MPI_Datatype)0x00000203)
+#define MPI_PACKED                      ((MPI_Datatype)0x00000207)
+
+/* C integer types (platform-dependent sizes). */
+#define MPI_SHORT                       ((MPI_Datatype)0x00000208)
+#define MPI_INT                         ((MPI_Datatype)0x00000209)
+#define MPI_LONG                        ((MPI_Datatype)0x0000020a)
+#define MPI_LONG_LONG                   ((MPI_Datatype)0x0000020b)
+#define MPI_LONG_LONG_INT               MPI_LONG_LONG
+#define MPI_UNSIGNED_SHORT              ((MPI_Datatype)0x0000020c)
+#define MPI_UNSIGNED                    ((MPI_Datatype)0x0000020d)
+#define MPI_UNSIGNED_LONG               ((MPI_Datatype)0x0000020e)
+#define MPI_UNSIGNED_LONG_LONG          ((MPI_Datatype)0x0000020f)
+
+/* C and C++ floating-point and complex types. */
+#define MPI_FLOAT                       ((MPI_Datatype)0x00000210)
+#define MPI_C_FLOAT_COMPLEX             ((MPI_Datatype)0x00000212)
+#define MPI_C_COMPLEX                   MPI_C_FLOAT_COMPLEX
+#define MPI_CXX_FLOAT_COMPLEX           ((MPI_Datatype)0x00000213)
+#define MPI_DOUBLE                      ((MPI_Datatype)0x00000214)
+#define MPI_C_DOUBLE_COMPLEX            ((MPI_Datatype)0x00000216)
+#define MPI_CXX_DOUBLE_COMPLEX          ((MPI_Datatype)0x00000217)
+#define MPI_LONG_DOUBLE                 ((MPI_Datatype)0x00000220)
+#define MPI_C_LONG_DOUBLE_COMPLEX       ((MPI_Datatype)0x00000224)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX     ((MPI_Datatype)0x00000225)
+
+/* Fortran intrinsic types (default kinds). */
+#define MPI_LOGICAL                     ((MPI_Datatype)0x00000218)
+#define MPI_INTEGER                     ((MPI_Datatype)0x00000219)
+#define MPI_REAL                        ((MPI_Datatype)0x0000021a)
+#define MPI_COMPLEX                     ((MPI_Datatype)0x0000021b)
+#define MPI_DOUBLE_PRECISION            ((MPI_Datatype)0x0000021c)
+#define MPI_DOUBLE_COMPLEX              ((MPI_Datatype)0x0000021d)
+#define MPI_CHARACTER                   ((MPI_Datatype)0x0000021e)
+
+/* Pair types for MPI_MINLOC / MPI_MAXLOC (C, then Fortran). */
+#define MPI_FLOAT_INT                   ((MPI_Datatype)0x00000228)
+#define MPI_DOUBLE_INT                  ((MPI_Datatype)0x00000229)
+#define MPI_LONG_INT                    ((MPI_Datatype)0x0000022a)
+#define MPI_2INT                        ((MPI_Datatype)0x0000022b)
+#define MPI_SHORT_INT                   ((MPI_Datatype)0x0000022c)
+#define MPI_LONG_DOUBLE_INT             ((MPI_Datatype)0x0000022d)
+#define MPI_2REAL                       ((MPI_Datatype)0x00000230)
+#define MPI_2DOUBLE_PRECISION           ((MPI_Datatype)0x00000231)
+#define MPI_2INTEGER                    ((MPI_Datatype)0x00000232)
+
+/* Boolean and wide-character types. */
+#define MPI_C_BOOL                      ((MPI_Datatype)0x00000238)
+#define MPI_CXX_BOOL                    ((MPI_Datatype)0x00000239)
+#define MPI_WCHAR                       ((MPI_Datatype)0x0000023c)
+
+/* Fixed-size C integer types and byte/character types. */
+#define MPI_INT8_T                      ((MPI_Datatype)0x00000240)
+#define MPI_UINT8_T                     ((MPI_Datatype)0x00000241)
+#define MPI_CHAR                        ((MPI_Datatype)0x00000243)
+#define MPI_SIGNED_CHAR                 ((MPI_Datatype)0x00000244)
+#define MPI_UNSIGNED_CHAR               ((MPI_Datatype)0x00000245)
+#define MPI_BYTE                        ((MPI_Datatype)0x00000247)
+#define MPI_INT16_T                     ((MPI_Datatype)0x00000248)
+#define MPI_UINT16_T                    ((MPI_Datatype)0x00000249)
+#define MPI_INT32_T                     ((MPI_Datatype)0x00000250)
+#define MPI_UINT32_T                    ((MPI_Datatype)0x00000251)
+#define MPI_INT64_T                     ((MPI_Datatype)0x00000258)
+#define MPI_UINT64_T                    ((MPI_Datatype)0x00000259)
+
+/* Fixed-size Fortran types (optional; size in bytes in the name). */
+#define MPI_LOGICAL1                    ((MPI_Datatype)0x000002c0)
+#define MPI_INTEGER1                    ((MPI_Datatype)0x000002c1)
+#define MPI_LOGICAL2                    ((MPI_Datatype)0x000002c8)
+#define MPI_INTEGER2                    ((MPI_Datatype)0x000002c9)
+#define MPI_REAL2                       ((MPI_Datatype)0x000002ca)
+#define MPI_LOGICAL4                    ((MPI_Datatype)0x000002d0)
+#define MPI_INTEGER4                    ((MPI_Datatype)0x000002d1)
+#define MPI_REAL4                       ((MPI_Datatype)0x000002d2)
+#define MPI_COMPLEX4                    ((MPI_Datatype)0x000002d3)
+#define MPI_LOGICAL8                    ((MPI_Datatype)0x000002d8)
+#define MPI_INTEGER8                    ((MPI_Datatype)0x000002d9)
+#define MPI_REAL8                       ((MPI_Datatype)0x000002da)
+#define MPI_COMPLEX8                    ((MPI_Datatype)0x000002db)
+#define MPI_LOGICAL16                   ((MPI_Datatype)0x000002e0)
+#define MPI_INTEGER16                   ((MPI_Datatype)0x000002e1)
+#define MPI_REAL16                      ((MPI_Datatype)0x000002e2)
+#define MPI_COMPLEX16                   ((MPI_Datatype)0x000002e3)
+#define MPI_COMPLEX32                   ((MPI_Datatype)0x000002eb)
+
+/* ========================================================================
+ * 6. Error classes
+ *
+ * All are integer constant expressions of type int.  The predefined classes
+ * are 0..62 and 1001..1018; user-added classes/codes may use values up to
+ * MPI_ERR_LASTCODE.
+ * ======================================================================== */
+
+#define MPI_SUCCESS                     0
+
+/* Classes defined by MPI-1.x */
+#define MPI_ERR_BUFFER                  1
+#define MPI_ERR_COUNT                   2
+#define MPI_ERR_TYPE                    3
+#define MPI_ERR_TAG                     4
+#define MPI_ERR_COMM                    5
+#define MPI_ERR_RANK                    6
+#define MPI_ERR_REQUEST                 7
+#define MPI_ERR_ROOT                    8
+#define MPI_ERR_GROUP                   9
+#define MPI_ERR_OP                      10
+#define MPI_ERR_TOPOLOGY                11
+#define MPI_ERR_DIMS                    12
+#define MPI_ERR_ARG                     13
+#define MPI_ERR_UNKNOWN                 14
+#define MPI_ERR_TRUNCATE                15
+#define MPI_ERR_OTHER                   16
+#define MPI_ERR_INTERN                  17
+#define MPI_ERR_PENDING                 18
+#define MPI_ERR_IN_STATUS               19
+
+/* Classes defined by MPI-2.0 */
+#define MPI_ERR_ACCESS                  20
+#define MPI_ERR_AMODE                   21
+#define MPI_ERR_ASSERT                  22
+#define MPI_ERR_BAD_FILE                23
+#define MPI_ERR_BASE                    24
+#define MPI_ERR_CONVERSION              25
+#define MPI_ERR_DISP                    26
+#define MPI_ERR_DUP_DATAREP             27
+#define MPI_ERR_FILE_EXISTS             28
+#define MPI_ERR_FILE_IN_USE             29
+#define MPI_ERR_FILE                    30
+#define MPI_ERR_INFO_KEY                31
+#define MPI_ERR_INFO_NOKEY              32
+#define MPI_ERR_INFO_VALUE              33
+#define MPI_ERR_INFO                    34
+#define MPI_ERR_IO                      35
+#define MPI_ERR_KEYVAL                  36
+#define MPI_ERR_LOCKTYPE                37
+#define MPI_ERR_NAME                    38
+#define MPI_ERR_NO_MEM                  39
+#define MPI_ERR_NOT_SAME                40
+#define MPI_ERR_NO_SPACE                41
+#define MPI_ERR_NO_SUCH_FILE            42
+#define MPI_ERR_PORT                    43
+#define MPI_ERR_QUOTA                   44
+#define MPI_ERR_READ_ONLY               45
+#define MPI_ERR_RMA_ATTACH              46
+#define MPI_ERR_RMA_CONFLICT            47
+#define MPI_ERR_RMA_RANGE               48
+#define MPI_ERR_RMA_SHARED              49
+#define MPI_ERR_RMA_SYNC                50
+#define MPI_ERR_SERVICE                 51
+#define MPI_ERR_SIZE                    52
+#define MPI_ERR_SPAWN                   53
+#define MPI_ERR_UNSUPPORTED_DATAREP     54
+#define MPI_ERR_UNSUPPORTED_OPERATION   55
+#define MPI_ERR_WIN                     56
+
+/* Classes defined by MPI-3.0 through MPI-5.0 */
+#define MPI_ERR_RMA_FLAVOR              57
+#define MPI_ERR_PROC_ABORTED            58
+#define MPI_ERR_VALUE_TOO_LARGE         59
+#define MPI_ERR_SESSION                 60
+#define MPI_ERR_ERRHANDLER              61
+#define MPI_ERR_ABI                     62
+
+/* Return codes of the tool information interface (MPI_T_*). */
+#define MPI_T_ERR_CANNOT_INIT           1001
+#define MPI_T_ERR_NOT_ACCESSIBLE        1002
+#define MPI_T_ERR_NOT_INITIALIZED       1003
+#define MPI_T_ERR_NOT_SUPPORTED         1004
+#define MPI_T_ERR_MEMORY                1005
+#define MPI_T_ERR_INVALID               1006
+#define MPI_T_ERR_INVALID_INDEX         1007
+#define MPI_T_ERR_INVALID_ITEM          1008    /* deprecated since MPI-4.0 */
+#define MPI_T_ERR_INVALID_SESSION       1009
+#define MPI_T_ERR_INVALID_HANDLE        1010
+#define MPI_T_ERR_INVALID_NAME          1011
+#define MPI_T_ERR_OUT_OF_HANDLES        1012
+#define MPI_T_ERR_OUT_OF_SESSIONS       1013
+#define MPI_T_ERR_CVAR_SET_NOT_NOW      1014
+#define MPI_T_ERR_CVAR_SET_NEVER        1015
+#define MPI_T_ERR_PVAR_NO_WRITE         1016
+#define MPI_T_ERR_PVAR_NO_STARTSTOP     1017
+#define MPI_T_ERR_PVAR_NO_ATOMIC        1018
+
+/* Upper bound of error classes and codes: 0x3fff. */
+#define MPI_ERR_LASTCODE                16383
+
+/* ========================================================================
+ * 7. Other integer constants (all of type int)
+ * ======================================================================== */
+
+/* ---- 7a. Positions of the public fields in a Fortran status array ---- */
+#define MPI_F_STATUS_SIZE               8
+#define MPI_F_SOURCE                    0
+#define MPI_F_TAG                       1
+#define MPI_F_ERROR                     2
+
+/* ---- 7b. Ranks, wildcards and the "undefined" sentinel (all < 0) ---- */
+#define MPI_ANY_SOURCE                  (-1)
+#define MPI_ANY_TAG                     (-2)
+#define MPI_PROC_NULL                   (-3)
+#define MPI_ROOT                        (-4)
+#define MPI_UNDEFINED                   (-32766)
+
+/* ---- 7c. Thread support levels (ordered SINGLE < ... < MULTIPLE) ----- */
+#define MPI_THREAD_SINGLE               0
+#define MPI_THREAD_FUNNELED             1024
+#define MPI_THREAD_SERIALIZED           2048
+#define MPI_THREAD_MULTIPLE             4096
+
+/* ---- 7d. Maximum lengths of strings returned by the library ---------- */
+#define MPI_MAX_DATAREP_STRING          128
+#define MPI_MAX_ERROR_STRING            512
+#define MPI_MAX_INFO_KEY                256
+#define MPI_MAX_INFO_VAL                1024
+#define MPI_MAX_LIBRARY_VERSION_STRING  8192
+#define MPI_MAX_OBJECT_NAME             128
+#define MPI_MAX_PORT_NAME               1024
+#define MPI_MAX_PROCESSOR_NAME          256
+#define MPI_MAX_STRINGTAG_LEN           1024
+#define MPI_MAX_PSET_NAME_LEN           1024
+
+/* Extra bytes needed per message in a buffered-send buffer. */
+#define MPI_BSEND_OVERHEAD              512
+
+/* ---- 7e. Results of group/communicator comparison -------------------- */
+#define MPI_IDENT                       201
+#define MPI_CONGRUENT                   202
+#define MPI_SIMILAR                     203
+#define MPI_UNEQUAL                     204
+
+/* ---- 7f. Virtual topologies and communicator split types ------------- */
+#define MPI_CART                        211
+#define MPI_GRAPH                       212
+#define MPI_DIST_GRAPH                  213
+
+#define MPI_COMM_TYPE_SHARED            221
+#define MPI_COMM_TYPE_HW_UNGUIDED       222
+#define MPI_COMM_TYPE_HW_GUIDED         223
+#define MPI_COMM_TYPE_RESOURCE_GUIDED   224
+
+/* ---- 7g. Datatype construction and decoding -------------------------- */
+
+/* Storage order for subarray / darray constructors. */
+#define MPI_ORDER_C                     12
+#define MPI_ORDER_FORTRAN               15
+
+/* Distribution kinds for the darray constructor. */
+#define MPI_DISTRIBUTE_NONE             16
+#define MPI_DISTRIBUTE_BLOCK            17
+#define MPI_DISTRIBUTE_CYCLIC           18
+#define MPI_DISTRIBUTE_DFLT_DARG        19
+
+/* Combiners reported by MPI_Type_get_envelope. */
+#define MPI_COMBINER_NAMED              101
+#define MPI_COMBINER_DUP                102
+#define MPI_COMBINER_CONTIGUOUS         103
+#define MPI_COMBINER_VECTOR             104
+#define MPI_COMBINER_HVECTOR            105
+#define MPI_COMBINER_INDEXED            106
+#define MPI_COMBINER_HINDEXED           107
+#define MPI_COMBINER_INDEXED_BLOCK      108
+#define MPI_COMBINER_HINDEXED_BLOCK     109
+#define MPI_COMBINER_STRUCT             110
+#define MPI_COMBINER_SUBARRAY           111
+#define MPI_COMBINER_DARRAY             112
+#define MPI_COMBINER_F90_REAL           113
+#define MPI_COMBINER_F90_COMPLEX        114
+#define MPI_COMBINER_F90_INTEGER        115
+#define MPI_COMBINER_RESIZED            116
+#define MPI_COMBINER_VALUE_INDEX        117
+
+/* Type classes for MPI_Type_match_size.  MPIX_TYPECLASS_LOGICAL is an
+ * extension carried by the ABI reference header, not a standard name. */
+#define MPIX_TYPECLASS_LOGICAL          191
+#define MPI_TYPECLASS_INTEGER           192
+#define MPI_TYPECLASS_REAL              193
+#define MPI_TYPECLASS_COMPLEX           194
+
+/* ---- 7h. One-sided communication (RMA) ------------------------------- */
+
+/* Lock types. */
+#define MPI_LOCK_EXCLUSIVE              301
+#define MPI_LOCK_SHARED                 302
+
+/* Window creation flavors (value of the MPI_WIN_CREATE_FLAVOR attribute). */
+#define MPI_WIN_FLAVOR_CREATE           311
+#define MPI_WIN_FLAVOR_ALLOCATE         312
+#define MPI_WIN_FLAVOR_DYNAMIC          313
+#define MPI_WIN_FLAVOR_SHARED           314
+
+/* Window memory models (value of the MPI_WIN_MODEL attribute). */
+#define MPI_WIN_UNIFIED                 321
+#define MPI_WIN_SEPARATE                322
+
+/* Synchronization assertions; single bits, may be OR-ed together.  They
+ * share one bit space with the file access modes of 7i (bits 0..8 there,
+ * bits 10..14 here). */
+#define MPI_MODE_NOCHECK                1024
+#define MPI_MODE_NOPRECEDE              2048
+#define MPI_MODE_NOPUT                  4096
+#define MPI_MODE_NOSTORE                8192
+#define MPI_MODE_NOSUCCEED              16384
+
+/* ---- 7i. Parallel file I/O ------------------------------------------- */
+
+/* File access modes; single bits, may be OR-ed together. */
+#define MPI_MODE_APPEND                 1
+#define MPI_MODE_CREATE                 2
+#define MPI_MODE_DELETE_ON_CLOSE        4
+#define MPI_MODE_EXCL                   8
+#define MPI_MODE_RDONLY                 16
+#define MPI_MODE_RDWR                   32
+#define MPI_MODE_SEQUENTIAL             64
+#define MPI_MODE_UNIQUE_OPEN            128
+#define MPI_MODE_WRONLY                 256
+
+/* "whence" argument of MPI_File_seek / MPI_File_seek_shared. */
+#define MPI_SEEK_CUR                    401
+#define MPI_SEEK_END                    402
+#define MPI_SEEK_SET                    403
+
+/* Displacement meaning "current position" in MPI_File_set_view. */
+#define MPI_DISPLACEMENT_CURRENT        ((MPI_Offset)-1)
+
+/* ---- 7j. Attribute keys ---------------------------------------------- */
+
+/* Null key value. */
+#define MPI_KEYVAL_INVALID              0
+
+/* Predefined communicator attributes (cached on MPI_COMM_WORLD). */
+#define MPI_TAG_UB                      501
+#define MPI_IO                          502
+#define MPI_HOST                        503     /* deprecated since MPI-4.1 */
+#define MPI_WTIME_IS_GLOBAL             504
+#define MPI_APPNUM                      505
+#define MPI_LASTUSEDCODE                506
+#define MPI_UNIVERSE_SIZE               507
+
+/* Predefined window attributes. */
+#define MPI_WIN_BASE                    601
+#define MPI_WIN_DISP_UNIT               602
+#define MPI_WIN_SIZE                    603
+#define MPI_WIN_CREATE_FLAVOR           604
+#define MPI_WIN_MODEL                   605
+
+/* ========================================================================
+ * 8. Special address and array-argument constants
+ *
+ * These are sentinel pointer values, not handles; they must never be
+ * dereferenced.
+ * ======================================================================== */
+
+#define MPI_BOTTOM                      ((void *)0)
+#define MPI_IN_PLACE                    ((void *)1)
+#define MPI_BUFFER_AUTOMATIC            ((void *)2)
+
+#define MPI_ARGV_NULL                   ((char **)0)
+#define MPI_ARGVS_NULL                  ((char ***)0)
+#define MPI_ERRCODES_IGNORE             ((int *)0)
+#define MPI_STATUS_IGNORE               ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE             ((MPI_Status *)0)
+#define MPI_UNWEIGHTED                  ((int *)10)
+#define MPI_WEIGHTS_EMPTY               ((int *)11)
+
+/* ========================================================================
+ * 9. Callback function types and predefined callback constants
+ *
+ * These name function types (not pointer types); APIs take pointers to
+ * them, e.g. "MPI_Comm_errhandler_function *fn".
+ * ======================================================================== */
+
+/* User-defined reduction operations (int and large-count variants). */
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len,
+                               MPI_Datatype *datatype);
+typedef void MPI_User_function_c(void *invec, void *inoutvec, MPI_Count *len,
+                                 MPI_Datatype *datatype);
+
+/* Error handlers.  The trailing variadic part is implementation-defined. */
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
+typedef void MPI_File_errhandler_function(MPI_File *file, int *error_code, ...);
+typedef void MPI_Win_errhandler_function(MPI_Win *win, int *error_code, ...);
+typedef void MPI_Session_errhandler_function(MPI_Session *session,
+                                             int *error_code, ...);
+
+/* Older spellings of the error-handler types, still provided by the ABI. */
+typedef MPI_Comm_errhandler_function    MPI_Comm_errhandler_fn;
+typedef MPI_File_errhandler_function    MPI_File_errhandler_fn;
+typedef MPI_Win_errhandler_function     MPI_Win_errhandler_fn;
+typedef MPI_Session_errhandler_function MPI_Session_errhandler_fn;
+
+/* Attribute caching: copy and delete callbacks per object kind. */
+typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int comm_keyval,
+                                        void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int comm_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval,
+                                        void *extra_state,
+                                        void *attribute_val_in,
+                                        void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype,
+                                          int type_keyval,
+                                          void *attribute_val,
+                                          void *extra_state);
+typedef int MPI_Win_copy_attr_function(MPI_Win oldwin, int win_keyval,
+                                       void *extra_state,
+                                       void *attribute_val_in,
+                                       void *attribute_val_out, int *flag);
+typedef int MPI_Win_delete_attr_function(MPI_Win win, int win_keyval,
+                                         void *attribute_val,
+                                         void *extra_state);
+
+/* Generalized requests. */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+
+/* User-defined data representations for file I/O. */
+typedef int MPI_Datarep_extent_function(MPI_Datatype datatype,
+                                        MPI_Aint *file_extent,
+                                        void *extra_state);
+typedef int MPI_Datarep_conversion_function(void *userbuf,
+                                            MPI_Datatype datatype, int count,
+                                            void *filebuf, MPI_Offset position,
+                                            void *extra_state);
+typedef int MPI_Datarep_conversion_function_c(void *userbuf,
+                                              MPI_Datatype datatype,
+                                              MPI_Count count, void *filebuf,
+                                              MPI_Offset position,
+                                              void *extra_state);
+
+/* Predefined attribute callbacks: 0 = "do nothing / do not copy",
+ * 1 = "duplicate the attribute value". */
+#define MPI_COMM_NULL_COPY_FN           ((MPI_Comm_copy_attr_function *)0x0)
+#define MPI_COMM_DUP_FN                 ((MPI_Comm_copy_attr_function *)0x1)
+#define MPI_COMM_NULL_DELETE_FN         ((MPI_Comm_delete_attr_function *)0x0)
+#define MPI_TYPE_NULL_COPY_FN           ((MPI_Type_copy_attr_function *)0x0)
+#define MPI_TYPE_DUP_FN                 ((MPI_Type_copy_attr_function *)0x1)
+#define MPI_TYPE_NULL_DELETE_FN         ((MPI_Type_delete_attr_function *)0x0)
+#define MPI_WIN_NULL_COPY_FN            ((MPI_Win_copy_attr_function *)0x0)
+#define MPI_WIN_DUP_FN                  ((MPI_Win_copy_attr_function *)0x1)
+#define MPI_WIN_NULL_DELETE_FN          ((MPI_Win_delete_attr_function *)0x0)
+
+/* "No conversion" for MPI_Register_datarep. */
+#define MPI_CONVERSION_FN_NULL          ((MPI_Datarep_conversion_function *)0x0)
+#define MPI_CONVERSION_FN_NULL_C        ((MPI_Datarep_conversion_function_c *)0x0)
+
+/* ========================================================================
+ * 10. Tool information interface (MPI_T)
+ * ======================================================================== */
+
+/* Handle types.  Their null values are 0, outside the predefined-handle
+ * scheme of section 5. */
+typedef struct MPI_ABI_T_enum               *MPI_T_enum;
+typedef struct MPI_ABI_T_cvar_handle        *MPI_T_cvar_handle;
+typedef struct MPI_ABI_T_pvar_handle        *MPI_T_pvar_handle;
+typedef struct MPI_ABI_T_pvar_session       *MPI_T_pvar_session;
+typedef struct MPI_ABI_T_event_registration *MPI_T_event_registration;
+typedef struct MPI_ABI_T_event_instance     *MPI_T_event_instance;
+
+#define MPI_T_ENUM_NULL                 ((MPI_T_enum)0)
+#define MPI_T_CVAR_HANDLE_NULL          ((MPI_T_cvar_handle)0)
+#define MPI_T_PVAR_SESSION_NULL         ((MPI_T_pvar_session)0)
+#define MPI_T_PVAR_HANDLE_NULL          ((MPI_T_pvar_handle)0)
+#define MPI_T_PVAR_ALL_HANDLES          ((MPI_T_pvar_handle)1)
+
+/* Callback safety requirements (nested bit masks). */
+typedef enum MPI_T_cb_safety {
+    MPI_T_CB_REQUIRE_NONE              = 0x00,
+    MPI_T_CB_REQUIRE_MPI_RESTRICTED    = 0x03,
+    MPI_T_CB_REQUIRE_THREAD_SAFE       = 0x0f,
+    MPI_T_CB_REQUIRE_ASYNC_SIGNAL_SAFE = 0x3f
+} MPI_T_cb_safety;
+
+/* Ordering guarantee of an event source. */
+typedef enum MPI_T_source_order {
+    MPI_T_SOURCE_ORDERED   = 1,
+    MPI_T_SOURCE_UNORDERED = 2
+} MPI_T_source_order;
+
+/* Verbosity levels: audience (USER 0x08, TUNER 0x10, MPIDEV 0x20) OR-ed
+ * with detail (BASIC 0x1, DETAIL 0x2, ALL 0x4). */
+#define MPI_T_VERBOSITY_USER_BASIC      0x09
+#define MPI_T_VERBOSITY_USER_DETAIL     0x0a
+#define MPI_T_VERBOSITY_USER_ALL        0x0c
+#define MPI_T_VERBOSITY_TUNER_BASIC     0x11
+#define MPI_T_VERBOSITY_TUNER_DETAIL    0x12
+#define MPI_T_VERBOSITY_TUNER_ALL       0x14
+#define MPI_T_VERBOSITY_MPIDEV_BASIC    0x21
+#define MPI_T_VERBOSITY_MPIDEV_DETAIL   0x22
+#define MPI_T_VERBOSITY_MPIDEV_ALL      0x24
+
+/* Kind of object a variable is bound to. */
+#define MPI_T_BIND_NO_OBJECT            1
+#define MPI_T_BIND_MPI_COMM             2
+#define MPI_T_BIND_MPI_DATATYPE         3
+#define MPI_T_BIND_MPI_ERRHANDLER       4
+#define MPI_T_BIND_MPI_FILE             5
+#define MPI_T_BIND_MPI_GROUP            6
+#define MPI_T_BIND_MPI_OP               7
+#define MPI_T_BIND_MPI_REQUEST          8
+#define MPI_T_BIND_MPI_WIN              9
+#define MPI_T_BIND_MPI_MESSAGE          10
+#define MPI_T_BIND_MPI_INFO             11
+#define MPI_T_BIND_MPI_SESSION          12
+
+/* Scope of control variables. */
+#define MPI_T_SCOPE_CONSTANT            1
+#define MPI_T_SCOPE_READONLY            2
+#define MPI_T_SCOPE_LOCAL               3
+#define MPI_T_SCOPE_GROUP               4
+#define MPI_T_SCOPE_GROUP_EQ            5
+#define MPI_T_SCOPE_ALL                 6
+#define MPI_T_SCOPE_ALL_EQ              7
+
+/* Classes of performance variables. */
+#define MPI_T_PVAR_CLASS_STATE          1
+#define MPI_T_PVAR_CLASS_LEVEL          2
+#define MPI_T_PVAR_CLASS_SIZE           3
+#define MPI_T_PVAR_CLASS_PERCENTAGE     4
+#define MPI_T_PVAR_CLASS_HIGHWATERMARK  5
+#define MPI_T_PVAR_CLASS_LOWWATERMARK   6
+#define MPI_T_PVAR_CLASS_COUNTER        7
+#define MPI_T_PVAR_CLASS_AGGREGATE      8
+#define MPI_T_PVAR_CLASS_TIMER          9
+#define MPI_T_PVAR_CLASS_GENERIC        10
+
+/* Event callbacks. */
+typedef void MPI_T_event_cb_function(MPI_T_event_instance event_instance,
+                                     MPI_T_event_registration event_registration,
+                                     MPI_T_cb_safety cb_safety,
+                                     void *user_data);
+typedef void MPI_T_event_free_cb_function(MPI_T_event_registration event_registration,
+                                          MPI_T_cb_safety cb_safety,
+                                          void *user_data);
+typedef void MPI_T_event_dropped_cb_function(MPI_Count count,
+                                             MPI_T_event_registration event_registration,
+                                             int source_index,
+                                             MPI_T_cb_safety cb_safety,
+                                             void *user_data);
+
+/* ========================================================================
+ * 11. Function prototypes
+ *
+ * Each routine exists under its MPI_ name and under the PMPI_ name of the
+ * profiling interface.  Only the routines implemented so far are declared;
+ * more are added as they are implemented.
+ * ======================================================================== */
+
+/* ---- Initialization, finalization and thread support ----------------- */
+int MPI_Init(int *argc, char ***argv);
+int PMPI_Init(int *argc, char ***argv);
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+
+int MPI_Finalize(void);
+int PMPI_Finalize(void);
+
+int MPI_Initialized(int *flag);
+int PMPI_Initialized(int *flag);
+
+int MPI_Finalized(int *flag);
+int PMPI_Finalized(int *flag);
+
+int MPI_Query_thread(int *provided);
+int PMPI_Query_thread(int *provided);
+
+int MPI_Is_thread_main(int *flag);
+int PMPI_Is_thread_main(int *flag);
+
+int MPI_Abort(MPI_Comm comm, int errorcode);
+int PMPI_Abort(MPI_Comm comm, int errorcode);
+
+/* ---- Communicator queries and synchronization ------------------------ */
+int MPI_Comm_rank(MPI_Comm comm, int *rank);
+int PMPI_Comm_rank(MPI_Comm comm, int *rank);
+
+int MPI_Comm_size(MPI_Comm comm, int *size);
+int PMPI_Comm_size(MPI_Comm comm, int *size);
+
+int MPI_Barrier(MPI_Comm comm);
+int PMPI_Barrier(MPI_Comm comm);
+
+/* ---- Environment inquiry and timers ---------------------------------- */
+int MPI_Get_version(int *version, int *subversion);
+int PMPI_Get_version(int *version, int *subversion);
+
+int MPI_Get_library_version(char *version, int *resultlen);
+int PMPI_Get_library_version(char *version, int *resultlen);
+
+int MPI_Get_processor_name(char *name, int *resultlen);
+int PMPI_Get_processor_name(char *name, int *resultlen);
+
+int MPI_Abi_get_version(int *abi_major, int *abi_minor);
+int PMPI_Abi_get_version(int *abi_major, int *abi_minor);
+
+double MPI_Wtime(void);
+double PMPI_Wtime(void);
+
+double MPI_Wtick(void);
+double PMPI_Wtick(void);
+
+/* ---- Error handlers, error classes and error strings ----------------- */
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                               MPI_Errhandler *errhandler);
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn,
+                                MPI_Errhandler *errhandler);
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler);
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
+
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+
+int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+int PMPI_Errhandler_free(MPI_Errhandler *errhandler);
+
+int MPI_Error_class(int errorcode, int *errorclass);
+int PMPI_Error_class(int errorcode, int *errorclass);
+
+int MPI_Error_string(int errorcode, char *string, int *resultlen);
+int PMPI_Error_string(int errorcode, char *string, int *resultlen);
+
+#if defined(__cplusplus)
+} /* extern "C" */
+#endif
+
+/* ========================================================================
+ * 12. Optional aliases for removed legacy names
+ *
+ * The standard ABI no longer provides the MPI-1 attribute-callback and
+ * error-handler type names.  Programs that still use them may define
+ * MPI_LEGACY before including this header to map them onto their modern
+ * equivalents (same convention as the ABI reference headers).
+ * ======================================================================== */
+
+#if defined(MPI_LEGACY)
+#define MPI_Copy_function               MPI_Comm_copy_attr_function
+#define MPI_Delete_function             MPI_Comm_delete_attr_function
+#define MPI_Handler_function            MPI_Comm_errhandler_function
+#define MPI_NULL_COPY_FN                MPI_COMM_NULL_COPY_FN
+#define MPI_DUP_FN                      MPI_COMM_DUP_FN
+#define MPI_NULL_DELETE_FN              MPI_COMM_NULL_DELETE_FN
+#endif /* MPI_LEGACY */
+
+/* ========================================================================
+ * 13. Reserved range of predefined handle values
+ *
+ * The MPI-5.0 ABI reserves the integer representations 1 through 4095
+ * (0x001 .. 0xfff, i.e. 1 <= (uintptr_t)h < 4096) for predefined handle
+ * constants of the handle types of section 4 (MPI_Comm, MPI_Datatype,
+ * MPI_Errhandler, MPI_File, MPI_Group, MPI_Info, MPI_Message, MPI_Op,
+ * MPI_Request, MPI_Session, MPI_Win).  The integer representation 0 is
+ * never a valid handle of those types.  An implementation must never give
+ * the user a handle whose value falls in 1..4095.
+ *
+ * Consequence for the library: a handle h of one of those types is
+ *   - invalid (e.g. uninitialized)            if (uintptr_t)h == 0,
+ *   - a predefined constant (section 5)        if 1 <= (uintptr_t)h <= 4095,
+ *   - a pointer to a library-created object    otherwise.
+ * Objects allocated by the library always live at addresses >= 4096 on the
+ * supported platforms (the first page is never mapped), so no run-time check
+ * is needed when creating handles.
+ *
+ * The values currently assigned (section 5) occupy only 0x020 .. 0x2eb;
+ * the rest of 1..4095 is reserved for future ABI revisions and must be
+ * treated as "predefined but unknown", never as an object pointer.
+ *
+ * Not covered by this rule: the MPI_T handle types (section 10, whose null
+ * values are 0 and MPI_T_PVAR_ALL_HANDLES is 1), the sentinel pointers of
+ * section 8, and the callback constants of section 9.
+ *
+ * Source: MPI-5.0 standard, ABI chapter, "Handle Constants" subsections
+ * (predefined handle constants use the integers 1 to 4095; integer value 0
+ * is never a valid handle).
+ * ======================================================================== */
+
+#endif /* SHMPI_MPI_H_INCLUDED */

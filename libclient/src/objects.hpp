@@ -1,0 +1,49 @@
+// Library objects behind MPI handles, and handle <-> object conversion.
+//
+// Handles follow the MPI-5.0 ABI: predefined handles are small fixed integers
+// (mpi.h); every other handle is a pointer to one of these objects. Conversion of a
+// predefined value is a table lookup; a user handle is accepted only if the registry
+// of live objects holds it, so a freed or garbage handle is an MPI error, not a crash.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+
+namespace shmpi::client {
+
+struct ErrhandlerObj {
+  enum class Kind { fatal, abort, ret, user };
+  Kind kind;
+  MPI_Comm_errhandler_function* fn = nullptr;
+  // Handle references (user's handle + each comm using it). Freed at zero.
+  std::atomic<int> refs{1};
+};
+
+struct CommObj {
+  MPI_Comm handle;
+  int rank = 0;
+  int size = 1;
+  ErrhandlerObj* errhandler = nullptr;
+  std::string name;
+};
+
+extern CommObj g_world;
+extern CommObj g_self;
+extern ErrhandlerObj g_errors_are_fatal;
+extern ErrhandlerObj g_errors_abort;
+extern ErrhandlerObj g_errors_return;
+
+// nullptr if `c` is not a valid communicator handle (MPI_COMM_NULL included).
+CommObj* to_comm(MPI_Comm c);
+// nullptr if `e` is not a valid errhandler handle (MPI_ERRHANDLER_NULL included).
+ErrhandlerObj* to_errhandler(MPI_Errhandler e);
+MPI_Errhandler to_handle(ErrhandlerObj* e);
+
+ErrhandlerObj* new_user_errhandler(MPI_Comm_errhandler_function* fn);
+void retain(ErrhandlerObj* e);
+void release(ErrhandlerObj* e);
+
+}  // namespace shmpi::client

@@ -1,0 +1,213 @@
+#include "runtime.hpp"
+
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "barrier.hpp"
+#include "shm_layout/segment_init.hpp"
+#include "shmpi_common/paths.hpp"
+#include "shmpi_common/protocol.hpp"
+#include "shmpi_common/unix_socket.hpp"
+#include "wait.hpp"
+
+namespace shmpi::client {
+using namespace shmpi::layout;
+
+Runtime g_rt;
+WaitContext g_wait;
+
+namespace {
+
+bool env_u64(const char* name, std::uint64_t& out) {
+  const char* s = std::getenv(name);
+  if (s == nullptr || *s == '\0') return false;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(s, &end, 10);
+  if (errno != 0 || *end != '\0') return false;
+  out = v;
+  return true;
+}
+
+bool request(const proto::Message& req, proto::Message& reply, std::string& why) {
+  return proto::request(g_rt.broker_fd, req, reply, why);
+}
+
+std::uint32_t spin_limit(std::uint32_t nranks) {
+  std::uint64_t v = 0;
+  if (env_u64("SHMPI_SPIN", v)) return static_cast<std::uint32_t>(v);
+  // Oversubscribed: a spinning waiter steals the core from a rank that still has to
+  // arrive, so sleep almost at once. Otherwise spin ~tens of microseconds.
+  const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  return (cpus > 0 && nranks > static_cast<std::uint64_t>(cpus)) ? 32 : 4000;
+}
+
+BarrierAlgo barrier_algo(const SegmentView& seg) {
+  if (const char* s = std::getenv("SHMPI_BARRIER")) {
+    if (std::strcmp(s, "central") == 0) return BarrierAlgo::central;
+    if (std::strcmp(s, "dissemination") == 0) return BarrierAlgo::dissemination;
+  }
+  return static_cast<BarrierAlgo>(seg.header().barrier_algo);
+}
+
+bool join_singleton(std::string& why) {
+  const std::size_t size = segment_size_for(1);
+  void* p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+  if (p == MAP_FAILED) {
+    why = std::string("cannot map a singleton segment: ") + std::strerror(errno);
+    return false;
+  }
+  auto* slot = reinterpret_cast<RankSlot*>(static_cast<std::byte*>(p) + kRankTableOffset);
+  slot->pid = getpid();
+  slot->core = -1;
+  slot->numa_node = -1;
+  init_segment(p, SegmentParams{});
+  g_rt.private_segment = p;
+  g_rt.seg = SegmentView(p, size);
+  g_rt.singleton = true;
+  g_rt.rank = 0;
+  g_rt.size = 1;
+  return true;
+}
+
+bool join_runner_job(std::string& why) {
+  std::uint64_t job = 0, rank = 0, size = 0;
+  if (!env_u64("SHMPI_JOB_ID", job) || !env_u64("SHMPI_RANK", rank) || !env_u64("SHMPI_SIZE", size) ||
+      size == 0 || rank >= size) {
+    why = "SHMPI_JOB_ID/SHMPI_RANK/SHMPI_SIZE are missing or invalid (start the program with shmpirun)";
+    return false;
+  }
+  const char* sock = std::getenv("SHMPI_SOCKET");
+  if (sock == nullptr) {
+    why = "SHMPI_SOCKET is not set (start the program with shmpirun)";
+    return false;
+  }
+  g_rt.broker_fd = connect_unix(sock);
+  if (g_rt.broker_fd < 0) {
+    why = std::string("cannot connect to the broker at ") + sock + ": " + std::strerror(errno);
+    return false;
+  }
+  proto::Message reply;
+  if (!request(proto::Join{job, static_cast<std::uint32_t>(rank), 0}, reply, why)) return false;
+  const auto* j = std::get_if<proto::Joined>(&reply);
+  if (j == nullptr || j->nranks != size) {
+    why = "unexpected reply from the broker to join";
+    return false;
+  }
+  g_rt.mapping = SegmentMapping::open(proto::get_name(j->segment, sizeof j->segment), true, true, why);
+  if (!g_rt.mapping.valid()) return false;
+  g_rt.seg = g_rt.mapping.view();
+  if (g_rt.seg.nranks() != size || g_rt.seg.header().job_id != job) {
+    why = "the segment the broker named belongs to another job";
+    return false;
+  }
+  g_rt.job_id = job;
+  g_rt.rank = static_cast<std::uint32_t>(rank);
+  g_rt.size = static_cast<std::uint32_t>(size);
+  g_rt.core = j->core;
+  g_rt.numa_node = j->numa_node;
+  if (j->core >= 0) {
+    // Pin before the rank allocates anything, so its private memory is first touched on
+    // its own NUMA node too (the broker already placed its segment page there).
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(j->core, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+      why = "cannot bind to core " + std::to_string(j->core) + ": " + std::strerror(errno);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool join_job(std::string& why) {
+  const bool ok = std::getenv("SHMPI_JOB_ID") == nullptr ? join_singleton(why) : join_runner_job(why);
+  if (!ok) return false;
+  g_rt.main_thread = static_cast<pid_t>(syscall(SYS_gettid));
+  g_wait.abort = &g_rt.seg.header().abort;
+  g_wait.self = &g_rt.seg.slot(g_rt.rank);
+  g_wait.segment_base = g_rt.seg.base();
+  g_wait.spin_limit = spin_limit(g_rt.size);
+  g_rt.barrier_algo = barrier_algo(g_rt.seg);
+  g_rt.seg.slot(g_rt.rank).state.store(static_cast<std::uint32_t>(RankState::running), std::memory_order_release);
+  // MPI_Init returns only when every rank has joined: from here on every rank slot is
+  // filled and any peer's death is the broker's to report.
+  if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo)) {
+    why = "job aborted during MPI_Init: " + abort_reason();
+    return false;
+  }
+  g_rt.phase = Phase::initialized;
+  return true;
+}
+
+bool leave_job(std::string& why) {
+  if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo)) {
+    why = "job aborted during MPI_Finalize: " + abort_reason();
+    return false;
+  }
+  if (!g_rt.singleton) {
+    proto::Message reply;
+    if (!request(proto::Finalize{}, reply, why)) return false;
+    ::close(g_rt.broker_fd);
+    g_rt.broker_fd = -1;
+  }
+  g_rt.phase = Phase::finalized;
+  return true;
+}
+
+void abort_job(int code) {
+  if (!g_rt.singleton && g_rt.broker_fd >= 0) {
+    // The broker aborts the job and wakes every waiter before it acks; if it is gone
+    // the runner still sees our exit status and stops the others.
+    proto::Message reply;
+    std::string why;
+    request(proto::Abort{code, 0}, reply, why);
+  }
+  std::fflush(nullptr);
+  _exit(code & 0xff ? code & 0xff : 1);
+}
+
+bool job_aborted_now() { return g_wait.abort != nullptr && job_aborted(); }
+
+std::string abort_reason() {
+  if (g_wait.abort == nullptr) return "unknown reason";
+  const AbortWord& a = *g_wait.abort;
+  if (a.state.load(std::memory_order_acquire) == 0) return "job is running";
+  const std::string who = "rank " + std::to_string(a.rank) + (a.pid > 0 ? " (pid " + std::to_string(a.pid) + ")" : "");
+  switch (static_cast<AbortKind>(a.kind)) {
+    case AbortKind::rank_died:
+      if (a.signal != 0) {
+        return who + " died: killed by signal " + std::to_string(a.signal) + " (" + strsignal(a.signal) + ")";
+      }
+      return who + " died without MPI_Finalize (exit status " + std::to_string(a.code) + ")";
+    case AbortKind::user_abort:
+      return who + " called MPI_Abort with errorcode " + std::to_string(a.code);
+    case AbortKind::runner:
+      return "shmpirun stopped the job";
+    case AbortKind::broker:
+      return "the broker (shmpid) shut down";
+    case AbortKind::none:
+      break;
+  }
+  return "unknown reason";
+}
+
+int abort_exit_code() {
+  const AbortWord& a = *g_wait.abort;
+  if (static_cast<AbortKind>(a.kind) == AbortKind::user_abort && (a.code & 0xff) != 0) return a.code & 0xff;
+  return 1;
+}
+
+}  // namespace shmpi::client

@@ -1,0 +1,95 @@
+// shmpi-dump: a read-only view of this user's shmpi jobs.
+//   shmpi-dump [--json]                 list live jobs
+//   shmpi-dump [--json] JOB             one job: ranks, barrier generations, abort state
+//   shmpi-dump [--json] --segment NAME  one segment by its /dev/shm name
+//   --watch SEC                         repeat every SEC seconds until interrupted
+// Exit status: 0 ok, 1 no such job, 2 usage or an unreadable/foreign segment.
+#include <time.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "job_report.hpp"
+#include "shm_layout/segment_file.hpp"
+#include "shmpi_common/paths.hpp"
+
+namespace {
+using namespace shmpi;
+
+const char* const kUsage = "usage: shmpi-dump [--json] [--watch SEC] [JOB | --segment NAME]\n";
+
+int show(bool json, const std::string& job_arg, const std::string& segment_arg) {
+  std::vector<std::string> names;
+  if (!segment_arg.empty()) {
+    names.push_back(segment_arg);
+  } else {
+    names = layout::SegmentMapping::list(paths::segment_prefix());
+  }
+  std::vector<dump::JobSnapshot> jobs;
+  for (const auto& name : names) {
+    std::uint64_t id = 0;
+    if (segment_arg.empty() && !paths::parse_segment_name(name, id)) continue;
+    if (!job_arg.empty() && std::to_string(id) != job_arg) continue;
+    std::string why;
+    layout::SegmentMapping m = layout::SegmentMapping::open(name, false, false, why);
+    if (!m.valid()) {
+      // A foreign or corrupt segment is reported, never guessed at.
+      std::fprintf(stderr, "shmpi-dump: %s\n", why.c_str());
+      if (!segment_arg.empty() || !job_arg.empty()) return 2;
+      continue;
+    }
+    jobs.push_back(dump::snapshot(name, m.view()));
+  }
+  const bool one = !job_arg.empty() || !segment_arg.empty();
+  if (one && jobs.empty()) {
+    std::fprintf(stderr, "shmpi-dump: no job %s\n", job_arg.empty() ? segment_arg.c_str() : job_arg.c_str());
+    return 1;
+  }
+  std::string out;
+  if (one) out = json ? dump::job_json(jobs[0]) + "\n" : dump::job_table(jobs[0]);
+  else out = json ? dump::job_list_json(jobs) + "\n" : dump::job_list_table(jobs);
+  std::fputs(out.c_str(), stdout);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool json = false;
+  double watch = 0;
+  std::string job, segment;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--json") {
+      json = true;
+    } else if (a == "--watch" && i + 1 < argc) {
+      watch = std::atof(argv[++i]);
+      if (!(watch > 0)) {
+        std::fputs(kUsage, stderr);
+        return 2;
+      }
+    } else if (a == "--segment" && i + 1 < argc) {
+      segment = argv[++i];
+    } else if (a == "-h" || a == "--help") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    } else if (!a.empty() && a[0] != '-' && job.empty()) {
+      job = a;
+    } else {
+      std::fputs(kUsage, stderr);
+      return 2;
+    }
+  }
+  if (watch <= 0) return show(json, job, segment);
+  for (;;) {
+    if (!json) std::fputs("\033[H\033[2J", stdout);
+    show(json, job, segment);
+    timespec ts{static_cast<time_t>(watch), static_cast<long>((watch - static_cast<double>(static_cast<time_t>(watch))) * 1e9)};
+    nanosleep(&ts, nullptr);
+  }
+}
