@@ -5,6 +5,7 @@
 #include <sys/eventfd.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/timerfd.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -451,7 +452,11 @@ void Broker::sweep_orphans(bool at_start) {
     std::string why;
     SegmentMapping m = SegmentMapping::open(name, false, false, why);
     if (!m.valid()) {
-      if (at_start) {
+      // Young unreadable segments may be a broker of another runtime directory creating
+      // one right now; leave them.
+      struct stat st{};
+      const bool old = ::stat(("/dev/shm/" + name).c_str(), &st) == 0 && ::time(nullptr) - st.st_mtime > 10;
+      if (at_start && old) {
         spdlog::warn("removing unreadable segment {}: {}", name, why);
         SegmentMapping::remove(name);
       }

@@ -1,5 +1,7 @@
-// Test helper: creates a published segment in /dev/shm whose header claims another
-// layout version, prints its name. Usage: make_fake_segment --version N
+// Test helper: creates a published one-rank segment in /dev/shm and prints its name.
+//   make_fake_segment --version N      header claims layout version N
+//   make_fake_segment --broker-pid P   valid header, created by broker pid P, whose
+//                                      only rank (pid P too) is running
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -10,10 +12,13 @@
 #include "shmpi_common/paths.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 3 || std::strcmp(argv[1], "--version") != 0) {
-    std::fprintf(stderr, "usage: make_fake_segment --version N\n");
+  const bool version = argc == 3 && std::strcmp(argv[1], "--version") == 0;
+  const bool broker = argc == 3 && std::strcmp(argv[1], "--broker-pid") == 0;
+  if (!version && !broker) {
+    std::fprintf(stderr, "usage: make_fake_segment --version N | --broker-pid PID\n");
     return 2;
   }
+  const int value = std::atoi(argv[2]);
   const std::string name = shmpi::paths::segment_name(999999);
   std::string why;
   auto m = shmpi::layout::SegmentMapping::create(name, shmpi::layout::segment_size_for(1), why);
@@ -23,9 +28,15 @@ int main(int argc, char** argv) {
   }
   shmpi::layout::SegmentParams p;
   p.job_id = 999999;
+  p.broker_pid = broker ? value : 0;
   shmpi::layout::init_segment(m.address(), p);
-  static_cast<shmpi::layout::JobHeader*>(m.address())->layout_version =
-      static_cast<std::uint32_t>(std::atoi(argv[2]));
+  auto* h = static_cast<shmpi::layout::JobHeader*>(m.address());
+  if (version) h->layout_version = static_cast<std::uint32_t>(value);
+  if (broker) {
+    auto& s0 = m.view().slot(0);
+    s0.pid = value;
+    s0.state.store(static_cast<std::uint32_t>(shmpi::layout::RankState::running));
+  }
   std::printf("%s\n", name.c_str());
   return 0;
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The broker's own life: private runtime directory 0700, socket and segments 0600;
+# start-up reclaims segments of dead brokers (and keeps those still in use); an
+# auto-started broker exits after its idle period; --foreground serves until SIGTERM.
+source "$(dirname "$0")/lib.sh"
+export SHMPI_RUNTIME_DIR="$scratch/run"
+stale=$("$FAKE_SEGMENT" --broker-pid 999999999) || fail "fake segment"
+live=$("$FAKE_SEGMENT" --broker-pid $$) || fail "fake segment"
+trap 'rm -rf "$scratch"; rm -f "/dev/shm/$stale" "/dev/shm/$live"' EXIT
+
+"$SHMPID" --idle-timeout 2 || fail "shmpid did not start"
+for _ in $(seq 100); do [ -S "$SHMPI_RUNTIME_DIR/broker.sock" ] && break; sleep 0.05; done
+[ -S "$SHMPI_RUNTIME_DIR/broker.sock" ] || fail "no socket"
+[ "$(stat -c %a "$SHMPI_RUNTIME_DIR")" = 700 ] || fail "runtime dir mode $(stat -c %a "$SHMPI_RUNTIME_DIR")"
+[ "$(stat -c %a "$SHMPI_RUNTIME_DIR/broker.sock")" = 600 ] || fail "socket mode"
+sleep 0.3
+[ ! -e "/dev/shm/$stale" ] || fail "segment of a dead broker was not reclaimed"
+[ -e "/dev/shm/$live" ] || fail "segment whose broker and rank live was removed"
+grep -q "reclaiming segment $stale" "$SHMPI_RUNTIME_DIR/shmpid.log" || fail "reclaim not logged"
+
+# A job through this broker: its segment is 0600 while it runs.
+"$SHMPIRUN" -n 2 "$TEST_BIN/print_core" "$scratch/release" > "$scratch/out" &
+job=$!
+for _ in $(seq 100); do [ "$(wc -l < "$scratch/out")" -ge 2 ] && break; sleep 0.05; done
+seg=$(segments | grep -v -e "$live" | head -1)
+[ -n "$seg" ] || fail "no segment for the running job"
+[ "$(stat -c %a "/dev/shm/$seg")" = 600 ] || fail "segment mode $(stat -c %a "/dev/shm/$seg")"
+touch "$scratch/release"
+wait $job || fail "job failed"
+
+# Idle exit: nothing connected for 2 s -> the broker leaves and removes its socket.
+for _ in $(seq 100); do [ -S "$SHMPI_RUNTIME_DIR/broker.sock" ] || break; sleep 0.1; done
+[ ! -S "$SHMPI_RUNTIME_DIR/broker.sock" ] || fail "idle broker did not exit"
+
+# --foreground serves until SIGTERM, logging to stderr.
+"$SHMPID" --foreground 2> "$scratch/fg.log" &
+fg=$!
+for _ in $(seq 100); do [ -S "$SHMPI_RUNTIME_DIR/broker.sock" ] && break; sleep 0.05; done
+"$SHMPIRUN" -n 1 /bin/true || fail "job through the foreground broker"
+"$SHMPID" --foreground 2> "$scratch/second.log" || fail "second broker should exit 0"
+grep -q "another broker is running" "$scratch/second.log" || fail "second broker did not say why it left"
+kill -TERM $fg
+wait $fg
+[ ! -S "$SHMPI_RUNTIME_DIR/broker.sock" ] || fail "socket left after SIGTERM"
+grep -q "shutting down" "$scratch/fg.log" || fail "no shutdown log"
+echo "ok"
