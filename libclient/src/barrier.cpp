@@ -15,8 +15,8 @@
 //   1. the rank holding ticket g*n - 1 arrived last: it stores g into the release flag
 //      (seq_cst) and issues one FUTEX_WAKE if anyone sleeps,
 //   2. everyone else waits until the release flag has reached g (acquire).
-// Waiters sleep after a short spin, so the cores go to the ranks still arriving; one
-// wake releases them all.
+// Waiters spin briefly, then yield their core to the ranks still arriving, then sleep;
+// one store (plus one FUTEX_WAKE if anyone sleeps) releases them all.
 #include "barrier.hpp"
 
 #include "wait.hpp"

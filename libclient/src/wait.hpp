@@ -10,6 +10,8 @@
 // somebody actually sleeps.
 #pragma once
 
+#include <sched.h>
+
 #include <cstdint>
 
 #include "shm_layout/segment.hpp"
@@ -22,7 +24,8 @@ struct WaitContext {
   const layout::AbortWord* abort = nullptr;
   layout::RankSlot* self = nullptr;  // where we publish what we sleep on
   std::byte* segment_base = nullptr;
-  std::uint32_t spin_limit = 4000;   // pause iterations before sleeping
+  std::uint32_t spin_limit = 4000;   // pause iterations before yielding/sleeping
+  std::uint32_t yield_limit = 0;     // sched_yield rounds before sleeping (oversubscribed)
 };
 extern WaitContext g_wait;
 
@@ -47,6 +50,10 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target) {
     if (job_aborted()) return false;
     if (i < g_wait.spin_limit) {
       cpu_relax();
+      continue;
+    }
+    if (i < g_wait.spin_limit + g_wait.yield_limit) {
+      sched_yield();
       continue;
     }
     g_wait.self->parked_on.store(

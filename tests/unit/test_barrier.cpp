@@ -44,11 +44,12 @@ struct Job {
     munmap(shared, sizeof(Shared));
   }
   SegmentView view() const { return SegmentView(seg, size); }
-  void enter_as(std::uint32_t rank, std::uint32_t spin) const {
+  void enter_as(std::uint32_t rank, std::uint32_t spin, std::uint32_t yield = 0) const {
     client::g_wait.abort = &view().header().abort;
     client::g_wait.self = &view().slot(rank);
     client::g_wait.segment_base = view().base();
     client::g_wait.spin_limit = spin;
+    client::g_wait.yield_limit = yield;
   }
   std::uint32_t n;
   BarrierAlgo algo;
@@ -76,10 +77,10 @@ int run_ranks(std::uint32_t n, Body body) {
   return bad;
 }
 
-void check_synchronizes(std::uint32_t n, BarrierAlgo algo, std::uint32_t spin) {
+void check_synchronizes(std::uint32_t n, BarrierAlgo algo, std::uint32_t spin, std::uint32_t yield = 0) {
   Job job(n, algo);
   const int bad = run_ranks(n, [&](std::uint32_t rank) {
-    job.enter_as(rank, spin);
+    job.enter_as(rank, spin, yield);
     for (int i = 0; i < kIters; ++i) {
       job.shared->arrived[i].fetch_add(1);
       if (!client::world_barrier(job.view(), rank, algo)) return 2;
@@ -100,6 +101,7 @@ TEST_CASE("dissemination barrier synchronizes (2, 3, 5 ranks; spinning and sleep
     CAPTURE(n);
     check_synchronizes(n, BarrierAlgo::dissemination, 4000);
     check_synchronizes(n, BarrierAlgo::dissemination, 0);  // every wait sleeps on the futex
+    check_synchronizes(n, BarrierAlgo::dissemination, 8, 64);
   }
 }
 
@@ -108,6 +110,7 @@ TEST_CASE("central barrier synchronizes (2, 3, 8 ranks; spinning and sleeping)")
     CAPTURE(n);
     check_synchronizes(n, BarrierAlgo::central, 4000);
     check_synchronizes(n, BarrierAlgo::central, 0);
+    check_synchronizes(n, BarrierAlgo::central, 8, 64);  // the oversubscribed budget: spin, yield, sleep
   }
 }
 
