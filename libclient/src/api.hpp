@@ -6,6 +6,8 @@
 
 #include <mpi.h>
 
+#include <string>
+
 #include "errors.hpp"
 #include "objects.hpp"
 #include "runtime.hpp"
@@ -16,5 +18,25 @@
 namespace shmpi::client {
 
 inline bool initialized() { return g_rt.phase == Phase::initialized; }
+
+// Decodes the communicator argument of `call`; on failure raises MPI_ERR_COMM (on
+// MPI_COMM_SELF: there is no valid object to raise it on) and leaves the code in `rc`.
+inline CommObj* comm_arg(MPI_Comm comm, const char* call, int& rc) {
+  CommObj* c = to_comm(comm);
+  if (c == nullptr) {
+    rc = raise(nullptr, MPI_ERR_COMM,
+               std::string(call) + ": comm is " + (comm == MPI_COMM_NULL ? "MPI_COMM_NULL" : "not a valid communicator"));
+  }
+  return c;
+}
+
+// comm_arg for calls valid only between MPI_Init and MPI_Finalize.
+inline CommObj* initialized_comm_arg(MPI_Comm comm, const char* call, int& rc) {
+  if (!initialized()) {
+    rc = not_initialized(call);
+    return nullptr;
+  }
+  return comm_arg(comm, call, rc);
+}
 
 }  // namespace shmpi::client

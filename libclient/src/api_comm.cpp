@@ -4,25 +4,10 @@
 
 using namespace shmpi::client;
 
-namespace {
-// Decodes `comm` for `call`; on failure `rc` holds the error to return.
-CommObj* comm_arg(MPI_Comm comm, const char* call, int& rc) {
-  if (!initialized()) {
-    rc = not_initialized(call);
-    return nullptr;
-  }
-  CommObj* c = to_comm(comm);
-  if (c == nullptr) {
-    rc = raise(nullptr, MPI_ERR_COMM,
-               std::string(call) + ": comm is " + (comm == MPI_COMM_NULL ? "MPI_COMM_NULL" : "not a valid communicator"));
-  }
-  return c;
-}
-}  // namespace
 
 extern "C" int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_arg(comm, "MPI_Comm_rank", rc);
+  CommObj* c = initialized_comm_arg(comm, "MPI_Comm_rank", rc);
   if (c == nullptr) return rc;
   if (rank == nullptr) return raise(c, MPI_ERR_ARG, "MPI_Comm_rank: rank is NULL");
   *rank = c->rank;
@@ -32,7 +17,7 @@ SHMPI_PMPI_ALIAS(int, MPI_Comm_rank, (MPI_Comm, int*))
 
 extern "C" int PMPI_Comm_size(MPI_Comm comm, int* size) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_arg(comm, "MPI_Comm_size", rc);
+  CommObj* c = initialized_comm_arg(comm, "MPI_Comm_size", rc);
   if (c == nullptr) return rc;
   if (size == nullptr) return raise(c, MPI_ERR_ARG, "MPI_Comm_size: size is NULL");
   *size = c->size;
@@ -42,7 +27,7 @@ SHMPI_PMPI_ALIAS(int, MPI_Comm_size, (MPI_Comm, int*))
 
 extern "C" int PMPI_Barrier(MPI_Comm comm) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_arg(comm, "MPI_Barrier", rc);
+  CommObj* c = initialized_comm_arg(comm, "MPI_Barrier", rc);
   if (c == nullptr) return rc;
   if (c == &g_self) return MPI_SUCCESS;
   if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo)) {

@@ -5,19 +5,8 @@
 
 using namespace shmpi::client;
 
-namespace {
-// Errhandler calls are allowed before MPI_Init (MPI-4.1 11.4.1 lists them among the
-// calls valid at any time only partly; we accept them once the predefined objects exist,
-// which is always).
-CommObj* comm_arg(MPI_Comm comm, const char* call, int& rc) {
-  CommObj* c = to_comm(comm);
-  if (c == nullptr) {
-    rc = raise(nullptr, MPI_ERR_COMM,
-               std::string(call) + ": comm is " + (comm == MPI_COMM_NULL ? "MPI_COMM_NULL" : "not a valid communicator"));
-  }
-  return c;
-}
-}  // namespace
+// Errhandler calls work at any time (the predefined communicators and handlers are
+// static objects), which lets a program pick MPI_ERRORS_RETURN before MPI_Init.
 
 extern "C" int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* fn, MPI_Errhandler* errhandler) {
   if (fn == nullptr) return raise(nullptr, MPI_ERR_ARG, "MPI_Comm_create_errhandler: comm_errhandler_fn is NULL");

@@ -135,7 +135,9 @@ std::string error_text(int code) {
 }
 
 int invoke_errhandler(CommObj* comm, int code) {
-  CommObj* c = comm ? comm : &g_world;
+  // MPI-4.1 9.3: an error not associated with a valid object is raised on
+  // MPI_COMM_SELF (whose handler is the initial error handler before MPI_Init).
+  CommObj* c = comm ? comm : &g_self;
   ErrhandlerObj* eh = c->errhandler;
   switch (eh->kind) {
     case ErrhandlerObj::Kind::ret:

@@ -21,8 +21,8 @@ int error_class_of(int code);
 // Message for `code` (the recorded one, else the class's description), or "" if none.
 std::string error_text(int code);
 
-// Applies `comm`'s error handler (MPI_COMM_WORLD's when comm is null, e.g. before a
-// communicator could be decoded) to a new error and returns the code for the caller to
+// Applies `comm`'s error handler (MPI_COMM_SELF's when comm is null: the error is not
+// associated with a valid object, MPI-4.1 9.3) to a new error and returns the code for the caller to
 // return (only reached when the handler returns).
 int raise(CommObj* comm, int cls, const std::string& message);
 // Same, for an existing code (MPI_Comm_call_errhandler).
