@@ -1,9 +1,7 @@
 #include "runtime.hpp"
 
 #include <sched.h>
-#include <signal.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -15,7 +13,6 @@
 
 #include "barrier.hpp"
 #include "shm_layout/segment_init.hpp"
-#include "shmpi_common/paths.hpp"
 #include "shmpi_common/protocol.hpp"
 #include "shmpi_common/unix_socket.hpp"
 #include "wait.hpp"
