@@ -183,6 +183,7 @@ void Broker::accept_all() {
     c.fd = fd;
     c.pid = pid;
     conns_[fd] = c;
+    idle_since_ns_ = now_ns();  // activity: the idle clock starts over
     epoll_event ev{};
     ev.events = EPOLLIN | EPOLLRDHUP;
     ev.data.fd = fd;
@@ -389,6 +390,7 @@ void Broker::abort_job(Job& job, const AbortInfo& info, const std::string& reaso
 void Broker::on_close(int fd) {
   auto it = conns_.find(fd);
   if (it == conns_.end()) return;
+  idle_since_ns_ = now_ns();
   const Conn c = it->second;
   close_conn(fd);
   auto jt = jobs_.find(c.job_id);

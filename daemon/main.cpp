@@ -67,6 +67,9 @@ int main(int argc, char** argv) {
     if (child < 0) return 1;
     if (child > 0) _exit(0);  // the lock stays with the child (shared open file)
     ::setsid();
+    // Keep nothing the starter (shmpirun, and whatever started it) left open but the lock.
+    ::close_range(3, static_cast<unsigned>(lock_fd) - 1, 0);
+    ::close_range(static_cast<unsigned>(lock_fd) + 1, ~0u, 0);
     const int devnull = ::open("/dev/null", O_RDWR);
     if (devnull >= 0) {
       ::dup2(devnull, 0);

@@ -4,7 +4,8 @@
 // Dissemination (ranks have cores of their own). Barrier number e (counted per rank,
 // never reset) has ceil(log2 n) rounds; in round k rank r
 //   1. stores e into its own round-k flag (release; single writer: r),
-//   2. waits until the round-k flag of rank (r - 2^k) mod n has reached e (acquire).
+//   2. waits until the round-k flag of rank (r - 2^k) mod n has reached e (acquire),
+//      then wakes its own flag's sleepers if any (the deferred wake of wait.hpp).
 // No read-modify-write, no shared counter: each round is one cache-line transfer per
 // rank, all in parallel. At n = 2 it is exactly the bare two-process flag barrier.
 // A rank can be at most one barrier ahead of its partner, so "reached e" (wrap-aware
@@ -31,9 +32,9 @@ bool dissemination(const SegmentView& seg, std::uint32_t rank) {
   RankSlot& me = seg.slot(rank);
   const auto e = static_cast<std::uint32_t>(me.barriers_entered.load(std::memory_order_relaxed));
   for (std::uint32_t k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
-    signal_flag(me.barrier_round[k], e);
+    post_flag(me.barrier_round[k], e);
     RankSlot& from = seg.slot((rank + n - dist) % n);
-    if (!wait_flag(from.barrier_round[k], e)) return false;
+    if (!wait_flag(from.barrier_round[k], e, &me.barrier_round[k])) return false;
   }
   return true;
 }

@@ -2,12 +2,19 @@
 // wait also watches the job's abort word, so a dead peer ends the wait with an error
 // instead of a hang.
 //
-// Memory orders. A flag writer publishes data with the release half of its seq_cst
-// store; the waiter's acquire load of the same value makes that data visible. The
-// sleep handshake is Dekker-style (all seq_cst): the waiter increments `sleepers` then
-// re-reads `value`; the writer stores `value` then reads `sleepers`. One of them sees
-// the other, so a wake is never lost, and a writer only pays for FUTEX_WAKE when
-// somebody actually sleeps.
+// Memory orders. A flag writer publishes data with a release store of the new value;
+// the waiter's acquire load of that value makes the data visible. The sleep handshake
+// is Dekker-style: the waiter increments `sleepers` then re-reads `value` (both
+// seq_cst); the writer stores `value`, issues a seq_cst fence, then reads `sleepers`.
+// One of them sees the other, so a wake is never lost, and a writer only pays for
+// FUTEX_WAKE when somebody actually sleeps.
+//
+// The writer's fence may be deferred (post_flag + owe the wake): a fence right after
+// the store stalls until the store owns the cache line, i.e. one cross-core transfer
+// spent before the writer can start polling its own next flag. A rank that posts and
+// then waits settles the debt when its wait ends, or before it sleeps -- so a reader
+// that fell asleep on the posted flag is woken no later than the writer stops spinning,
+// and the dissemination barrier's round k never depends on a round-k wake.
 #pragma once
 
 #include <sched.h>
@@ -42,12 +49,33 @@ inline bool reached(std::uint32_t value, std::uint32_t target) {
   return static_cast<std::int32_t>(value - target) >= 0;
 }
 
+// Settles a deferred wake: wakes the sleepers of a flag this rank posted.
+inline void pay_wake(layout::Flag& f) {
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  if (f.sleepers.load(std::memory_order_relaxed) != 0) futex_wake_all(&f.value);
+}
+
+// Publishes a new generation without waking anyone yet: the caller owes pay_wake(f).
+inline void post_flag(layout::Flag& f, std::uint32_t value) {
+  f.value.store(value, std::memory_order_release);
+}
+
+// Publishes a new generation and wakes sleepers, if any.
+inline void signal_flag(layout::Flag& f, std::uint32_t value) {
+  post_flag(f, value);
+  pay_wake(f);
+}
+
 // Waits until reached(flag.value, target). Returns false if the job was aborted.
-inline bool wait_flag(layout::Flag& f, std::uint32_t target) {
+// `owed`: a flag this rank posted and has not paid the wake for; paid on every exit
+// and before sleeping.
+inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed = nullptr) {
   for (std::uint32_t i = 0;; ++i) {
     const std::uint32_t v = f.value.load(std::memory_order_acquire);
-    if (reached(v, target)) return true;
-    if (job_aborted()) return false;
+    if (reached(v, target) || job_aborted()) {
+      if (owed != nullptr) pay_wake(*owed);
+      return reached(v, target);
+    }
     if (i < g_wait.spin_limit) {
       cpu_relax();
       continue;
@@ -55,6 +83,10 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target) {
     if (i < g_wait.spin_limit + g_wait.yield_limit) {
       sched_yield();
       continue;
+    }
+    if (owed != nullptr) {
+      pay_wake(*owed);
+      owed = nullptr;
     }
     g_wait.self->parked_on.store(
         static_cast<std::uint64_t>(reinterpret_cast<std::byte*>(&f.value) - g_wait.segment_base),
@@ -65,12 +97,6 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target) {
     f.sleepers.fetch_sub(1, std::memory_order_relaxed);
     g_wait.self->parked_on.store(0, std::memory_order_relaxed);
   }
-}
-
-// Single writer publishes a new generation and wakes sleepers, if any.
-inline void signal_flag(layout::Flag& f, std::uint32_t value) {
-  f.value.store(value, std::memory_order_seq_cst);
-  if (f.sleepers.load(std::memory_order_seq_cst) != 0) futex_wake_all(&f.value);
 }
 
 }  // namespace shmpi::client

@@ -1,0 +1,801 @@
+#!/usr/bin/env python3
+"""Benchmark shmpi side by side with Open MPI and MPICH, in one run.
+
+    python3 bench/compare.py [--install-peers] [--ranks 2,8] [--rounds 3] [--libs shmpi,openmpi,mpich]
+
+Builds every benchmark in BENCHMARKS against each library (shmpi through the build tree's
+shmpicc, the peers through Debian's mpicc.openmpi / mpicc.mpich), runs each library at
+every rank count, interleaving the libraries over several rounds so machine noise hits
+all of them alike, runs each benchmark's bare-hardware reference once per round, and
+prints a table. Writes results/<bench>.json and results/<bench>.svg (log-scale bar chart).
+
+Exit status: 0 if every shmpi run succeeded (peers may fail or be missing: they are
+reported, not fatal), 1 if shmpi failed to build or to run, 2 on bad usage.
+Standard library only. See bench/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Optional
+from xml.sax.saxutils import escape
+
+BENCH_DIR = Path(__file__).resolve().parent
+
+# ----------------------------------------------------------------------------------------
+# Benchmark specifications. To add a benchmark: write an MPI C program that prints
+#   RESULT bench=<name> ranks=<n> min_us=<x> median_us=<y> iters=<i>
+# from rank 0, and append a Bench here.
+# ----------------------------------------------------------------------------------------
+
+LIBS = ["shmpi", "openmpi", "mpich"]
+LIB_LABEL = {"shmpi": "shmpi", "openmpi": "Open MPI", "mpich": "MPICH"}
+LIB_COLOR = {"shmpi": "#1f77b4", "openmpi": "#ff7f0e", "mpich": "#2ca02c"}
+REF_COLOR = "#7f7f7f"
+
+
+@dataclass
+class Run:
+    """What one launch of a benchmark needs: its arguments and a time limit."""
+    iters: int
+    warmup: int
+    reps: int = 5
+    timeout_s: float = 120.0
+
+    def argv(self) -> list[str]:
+        return [str(self.iters), str(self.warmup), str(self.reps)]
+
+
+@dataclass
+class Reference:
+    """A non-MPI program measuring the hardware limit: run once per round (the table's
+    column), and briefly (`sentinel`) right before and after every launch at its rank
+    count, to tell what the hardware did at that moment (see check_plausibility)."""
+    name: str  # its RESULT bench= tag
+    label: str  # column/bar label
+    source: str  # relative to bench/
+    ranks: int  # the rank count it is the limit for
+    run: Run
+    sentinel: Run = field(default_factory=lambda: Run(iters=2000, warmup=200, reps=3, timeout_s=30))
+
+
+@dataclass
+class Target:
+    description: str
+    # (summary) -> (met: True/False/None if not measurable, detail text)
+    check: Callable[["Summary"], tuple[Optional[bool], str]]
+
+
+@dataclass
+class Bench:
+    name: str  # RESULT bench= tag; output files results/<name>.json and .svg
+    metric: str  # what the numbers are, for the table and chart
+    source: str  # relative to bench/
+    run: Callable[[str, int, int], Run]  # (library, ranks, cpus) -> Run
+    reference: Optional[Reference] = None
+    targets: list[Target] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def barrier_run(lib: str, ranks: int, cpus: int) -> Run:
+    if ranks > cpus and lib == "mpich":
+        # MPICH busy-polls: oversubscribed, a barrier costs tens of ms (~34 ms at 8 ranks
+        # on 2 cores), so 200 iterations already take ~35 s per launch.
+        return Run(iters=200, warmup=20, timeout_s=400)
+    if ranks > cpus:
+        return Run(iters=5000, warmup=500, timeout_s=180)
+    return Run(iters=20000, warmup=2000, timeout_s=120)
+
+
+def _median(s: "Summary", lib: str, ranks: int) -> Optional[float]:
+    cell = s.cell(lib, ranks)
+    return cell["median_us"] if cell else None
+
+
+def _target_vs_limit(s: "Summary"):
+    sh, lim = _median(s, "shmpi", 2), s.reference_median()
+    if sh is None or lim is None:
+        return None, "not measured"
+    return sh <= 1.3 * lim, f"shmpi/limit = {sh / lim:.2f} (target <= 1.30)"
+
+
+def _fastest_peer(s: "Summary", ranks: int):
+    peers = [(m, lib) for lib in s.libs if lib != "shmpi" for m in [_median(s, lib, ranks)] if m is not None]
+    return min(peers) if peers else None
+
+
+def _target_2_vs_peers(s: "Summary"):
+    sh, best = _median(s, "shmpi", 2), _fastest_peer(s, 2)
+    if sh is None or best is None:
+        return None, "not measured"
+    return sh <= best[0], f"{LIB_LABEL[best[1]]}/shmpi = {best[0] / sh:.2f} (target >= 1.00)"
+
+
+def _target_8_vs_peers(s: "Summary"):
+    sh, best = _median(s, "shmpi", 8), _fastest_peer(s, 8)
+    if sh is None or best is None:
+        return None, "not measured"
+    return best[0] >= 3.0 * sh, f"{LIB_LABEL[best[1]]}/shmpi = {best[0] / sh:.2f} (target >= 3.00)"
+
+
+BENCHMARKS: list[Bench] = [
+    Bench(
+        name="barrier",
+        metric="MPI_Barrier latency (us)",
+        source="barrier_latency.c",
+        run=barrier_run,
+        reference=Reference(name="flag_limit", label="flag limit", source="flag_barrier_limit.c", ranks=2,
+                            run=Run(iters=20000, warmup=2000, timeout_s=60)),
+        targets=[
+            Target("2 ranks: shmpi within 1.3x of the bare flag barrier", _target_vs_limit),
+            Target("2 ranks: shmpi no slower than the faster peer", _target_2_vs_peers),
+            Target("8 ranks: shmpi at least 3x faster than the faster peer", _target_8_vs_peers),
+        ],
+        notes=["per-barrier latency on rank 0; min and median over 5 timed loops per launch"],
+    ),
+]
+
+# ----------------------------------------------------------------------------------------
+# Libraries: how to compile and launch.
+# ----------------------------------------------------------------------------------------
+
+
+def ncpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+class Library:
+    def __init__(self, name: str, cc: str, runner: str):
+        self.name, self.cc, self.runner = name, cc, runner
+
+    def available(self) -> bool:
+        return _which(self.cc) is not None and _which(self.runner) is not None
+
+    def launch(self, ranks: int, prog: Path, args: list[str], timeout_s: float) -> tuple[list[str], dict]:
+        env = dict(os.environ)
+        if self.name == "shmpi":
+            return [self.runner, "-n", str(ranks), "--timeout", str(int(math.ceil(timeout_s))), str(prog), *args], env
+        if self.name == "openmpi":
+            if os.geteuid() == 0:
+                env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+            over = ["--oversubscribe"] if ranks > ncpus() else []
+            return [self.runner, *over, "-n", str(ranks), str(prog), *args], env
+        if self.name == "mpich":
+            return [self.runner, "-n", str(ranks), str(prog), *args], env
+        raise ValueError(self.name)
+
+
+def _which(p: str) -> Optional[str]:
+    if os.sep in p:
+        return p if os.access(p, os.X_OK) else None
+    return shutil.which(p)
+
+
+def make_libraries(shmpi_build: Path) -> dict[str, Library]:
+    return {
+        "shmpi": Library("shmpi", str(shmpi_build / "tools" / "shmpicc"), str(shmpi_build / "tools" / "shmpirun")),
+        "openmpi": Library("openmpi", "mpicc.openmpi", "mpirun.openmpi"),
+        "mpich": Library("mpich", "mpicc.mpich", "mpirun.mpich"),
+    }
+
+
+def library_version(lib: Library, shmpi_build: Path) -> str:
+    if lib.name == "shmpi":
+        try:
+            info = json.loads((shmpi_build / "meson-info" / "intro-projectinfo.json").read_text())
+            ver = f"shmpi {info.get('version', '?')}"
+        except (OSError, ValueError):
+            ver = "shmpi (version unknown)"
+        try:  # read-only
+            rev = subprocess.run(["git", "-C", str(BENCH_DIR), "rev-parse", "--short", "HEAD"],
+                                 capture_output=True, text=True, timeout=10).stdout.strip()
+            dirty = subprocess.run(["git", "-C", str(BENCH_DIR), "status", "--porcelain", "--untracked-files=no"],
+                                   capture_output=True, text=True, timeout=10).stdout.strip()
+            if rev:
+                ver += f" (git {rev}{'+local changes' if dirty else ''})"
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+        return ver
+    try:
+        out = subprocess.run([lib.runner, "--version"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    lines = [" ".join(l.split()) for l in out.splitlines() if l.strip()]
+    if lib.name == "mpich":
+        lines = ["MPICH (hydra) " + l.split(":", 1)[1].strip() for l in lines if l.lower().startswith("version:")] or lines
+    return lines[0] if lines else "unknown"
+
+
+# Plausibility (see check_plausibility): a sentinel below TRANSIENT_FRACTION x the run's
+# usual hardware floor means the machine itself was faster than usual around that launch
+# (on a VM: e.g. both vCPUs briefly on one physical core's SMT siblings); a launch below
+# IMPLAUSIBLE_FRACTION x the floor measured right next to it cannot have synchronized.
+TRANSIENT_FRACTION = 0.6
+IMPLAUSIBLE_FRACTION = 0.5
+
+CFLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra"]
+
+
+def compile_one(cc: str, src: Path, out: Path) -> tuple[bool, str]:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [cc, *CFLAGS, "-o", str(out), str(src)]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return False, f"{' '.join(cmd)}: {e}"
+    msg = (p.stdout + p.stderr).strip()
+    if p.returncode != 0:
+        return False, f"{' '.join(cmd)} failed:\n{msg}"
+    if msg:
+        print(f"warning: {' '.join(cmd)} printed:\n{msg}", file=sys.stderr)
+    return True, ""
+
+
+# ----------------------------------------------------------------------------------------
+# Running and parsing.
+# ----------------------------------------------------------------------------------------
+
+RESULT_RE = re.compile(r"^RESULT\s+(.*)$", re.M)
+
+
+def parse_result(stdout: str, bench: str) -> Optional[dict]:
+    for m in RESULT_RE.finditer(stdout):
+        kv = dict(tok.split("=", 1) for tok in m.group(1).split() if "=" in tok)
+        if kv.get("bench") != bench:
+            continue
+        try:
+            return {"ranks": int(kv["ranks"]), "min_us": float(kv["min_us"]),
+                    "median_us": float(kv["median_us"]), "iters": int(kv["iters"])}
+        except (KeyError, ValueError):
+            return None
+    return None
+
+
+def run_bounded(cmd: list[str], env: dict, timeout_s: float) -> tuple[str, int, str, str, float]:
+    """Runs cmd in its own session; on timeout kills that process group.
+    Returns (status, returncode, stdout, stderr, wall seconds)."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    except OSError as e:
+        return "error", -1, "", str(e), 0.0
+    try:
+        out, err = p.communicate(timeout=timeout_s)
+        status = "ok" if p.returncode == 0 else "failed"
+    except subprocess.TimeoutExpired:
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(p.pid, sig)
+            except ProcessLookupError:
+                break
+            try:
+                p.wait(timeout=5)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        try:
+            out, err = p.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            out, err = "", ""
+        status = "timeout"
+    return status, p.returncode if p.returncode is not None else -1, out or "", err or "", time.monotonic() - t0
+
+
+def check_plausibility(b: Bench, runs: list[dict]) -> list[dict]:
+    """Marks launches at the reference's rank count whose numbers are not comparable.
+
+    Nothing that synchronizes those ranks beats the bare flag barrier. The usual floor is
+    the median of the once-per-round reference runs. Each launch has a sentinel floor
+    measured just before and just after it:
+      - a sentinel well below the usual floor: the machine itself was unusually fast
+        around this launch -> status "machine transient" (not used; not a failure);
+      - otherwise a launch well below the floor next to it cannot have synchronized ->
+        status "implausible" (not used; for shmpi a failure: a barrier that does not wait).
+    Returns the launches it marked."""
+    if not b.reference:
+        return []
+    usual = [r["median_us"] for r in runs if r["lib"] == "reference" and r["status"] == "ok"]
+    if not usual:
+        return []
+    usual_floor = statistics.median(usual)
+    marked = []
+    for r in runs:
+        if r["lib"] == "reference" and r["status"] == "ok" and r["median_us"] < TRANSIENT_FRACTION * usual_floor:
+            r["status"] = "machine transient"
+            r["stderr_tail"] = f"{r['median_us']:.4g} us, median over the rounds {usual_floor:.4g} us"
+            marked.append(r)
+            continue
+        if r["lib"] == "reference" or r["ranks"] != b.reference.ranks or r["status"] != "ok":
+            continue
+        floors = [f for f in r.get("floor_us", []) if f is not None]
+        if floors and min(floors) < TRANSIENT_FRACTION * usual_floor:
+            r["status"] = "machine transient"
+            r["stderr_tail"] = (f"the {b.reference.label} measured {min(floors):.4g} us next to this launch, "
+                                f"usually {usual_floor:.4g} us (min {r['min_us']:.4g} us)")
+        elif r["min_us"] < IMPLAUSIBLE_FRACTION * min(floors + [usual_floor]):
+            r["status"] = "implausible"
+            r["stderr_tail"] = (f"min {r['min_us']:.4g} us is below {IMPLAUSIBLE_FRACTION} x the {b.reference.label} "
+                                f"measured next to it ({min(floors + [usual_floor]):.4g} us): cannot have synchronized")
+        else:
+            continue
+        marked.append(r)
+    return marked
+
+
+def tail(text: str, n: int = 8) -> str:
+    return "\n".join(text.strip().splitlines()[-n:])
+
+
+# ----------------------------------------------------------------------------------------
+# Aggregation.
+# ----------------------------------------------------------------------------------------
+
+
+class Summary:
+    """Per benchmark: min = min over rounds of each launch's min; median = median over
+    rounds of each launch's median."""
+
+    def __init__(self, bench: Bench, libs: list[str], ranks: list[int], runs: list[dict]):
+        self.bench, self.libs, self.ranks, self.runs = bench, libs, ranks, runs
+
+    @staticmethod
+    def _agg(rs: list[dict]) -> Optional[dict]:
+        ok = [r for r in rs if r["status"] == "ok"]
+        if not ok:
+            return None
+        return {"min_us": min(r["min_us"] for r in ok), "median_us": statistics.median(r["median_us"] for r in ok),
+                "iters": ok[0]["iters"], "launches_ok": len(ok), "launches": len(rs)}
+
+    def cell(self, lib: str, ranks: int) -> Optional[dict]:
+        return self._agg([r for r in self.runs if r["lib"] == lib and r["ranks"] == ranks])
+
+    def attempted(self, lib: str, ranks: int) -> list[dict]:
+        return [r for r in self.runs if r["lib"] == lib and r["ranks"] == ranks]
+
+    def reference(self) -> Optional[dict]:
+        return self._agg([r for r in self.runs if r["lib"] == "reference"])
+
+    def reference_median(self) -> Optional[float]:
+        ref = self.reference()
+        return ref["median_us"] if ref else None
+
+    def rows(self) -> list[dict]:
+        out = []
+        ref = self.reference()
+        for n in self.ranks:
+            row: dict = {"ranks": n, "libs": {}, "ratios": {}}
+            for lib in self.libs:
+                row["libs"][lib] = self.cell(lib, n)
+            sh = row["libs"].get("shmpi")
+            for lib in self.libs:
+                if lib != "shmpi":
+                    c = row["libs"][lib]
+                    row["ratios"][f"{lib}/shmpi"] = (c["median_us"] / sh["median_us"]) if (c and sh) else None
+            if self.bench.reference and n == self.bench.reference.ranks:
+                row["reference"] = ref
+                row["ratios"]["shmpi/" + self.bench.reference.name] = (
+                    sh["median_us"] / ref["median_us"] if (sh and ref) else None)
+            out.append(row)
+        return out
+
+
+# ----------------------------------------------------------------------------------------
+# Output: table, JSON, SVG.
+# ----------------------------------------------------------------------------------------
+
+
+def fmt_us(v: Optional[float]) -> str:
+    if v is None:
+        return "-"
+    return f"{v:.3g}" if v < 1000 else f"{v:.0f}"
+
+
+def fmt_cell(c: Optional[dict], attempted: list[dict], mark: bool) -> str:
+    if c is None:
+        if not attempted:
+            return "n/a"
+        return "/".join(sorted({r["status"] for r in attempted}))
+    s = f"{fmt_us(c['min_us'])} / {fmt_us(c['median_us'])}"
+    if c["launches_ok"] < c["launches"]:
+        s += f" ({c['launches_ok']}/{c['launches']} used)"
+    return s + ("*" if mark else "")
+
+
+def render_table(s: Summary) -> str:
+    b = s.bench
+    head = ["metric", "ranks"] + [f"{LIB_LABEL[l]} min/med" for l in s.libs]
+    if b.reference:
+        head.append(f"{b.reference.label} min/med")
+    peers = [l for l in s.libs if l != "shmpi"]
+    if "shmpi" in s.libs:
+        head += [f"{LIB_LABEL[p]}/shmpi" for p in peers]
+        if b.reference:
+            head.append(f"shmpi/{b.reference.label}")
+    body = []
+    iter_notes = []
+    for row in s.rows():
+        n = row["ranks"]
+        base_iters = (row["libs"].get("shmpi") or {}).get("iters")
+        line = [b.metric, str(n)]
+        iters_here = {}
+        for lib in s.libs:
+            c = row["libs"][lib]
+            if c:
+                iters_here[lib] = c["iters"]
+            mark = bool(c and base_iters and c["iters"] != base_iters)
+            line.append(fmt_cell(c, s.attempted(lib, n), mark))
+        if b.reference:
+            if "reference" in row:
+                ref = row["reference"]
+                line.append(fmt_cell(ref, [r for r in s.runs if r["lib"] == "reference"], False))
+            else:
+                line.append("-")
+        if "shmpi" in s.libs:
+            for p in peers:
+                r = row["ratios"].get(f"{p}/shmpi")
+                line.append(f"{r:.2f}x" if r is not None else "-")
+            if b.reference:
+                r = row["ratios"].get(f"shmpi/{b.reference.name}")
+                line.append(f"{r:.2f}x" if r is not None else "-")
+        body.append(line)
+        if iters_here:
+            iter_notes.append(f"{n} ranks: " + ", ".join(f"{LIB_LABEL[l]} {i}" for l, i in iters_here.items()))
+    widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
+    fmt = lambda r: "  ".join(c.ljust(w) if i < 1 else c.rjust(w) for i, (c, w) in enumerate(zip(r, widths)))
+    lines = [fmt(head), "  ".join("-" * w for w in widths)] + [fmt(r) for r in body]
+    lines.append("")
+    lines.append("values in microseconds: min = best launch's best loop, med = median over rounds of each "
+                 "launch's median loop; lower is better")
+    lines.append("ratios: peer median / shmpi median (>1: shmpi faster); shmpi/limit: shmpi median / "
+                 "bare-hardware median (1.0 is the floor)")
+    if iter_notes:
+        lines.append("iterations per timed loop: " + "; ".join(iter_notes))
+    for r in s.runs:
+        if r["status"] != "ok":
+            who = LIB_LABEL.get(r["lib"], b.reference.label if b.reference else r["lib"])
+            why = (r.get("stderr_tail") or "").splitlines()
+            lines.append(f"not used: round {r['round']} {who} n={r['ranks']}: {r['status']}"
+                         + (f" ({why[-1].strip()})" if why else ""))
+    if any("*" in c for r in body for c in r):
+        lines.append("* fewer iterations than shmpi at that rank count (MPICH busy-polls: oversubscribed, "
+                     "each barrier costs tens of ms)")
+    for note in b.notes:
+        lines.append(note)
+    return "\n".join(lines)
+
+
+def render_targets(s: Summary) -> list[dict]:
+    out = []
+    for t in s.bench.targets:
+        met, detail = t.check(s)
+        out.append({"target": t.description, "met": met, "detail": detail})
+    return out
+
+
+def write_svg(s: Summary, path: Path, title_extra: str) -> None:
+    b = s.bench
+    groups = []  # (label, [(bar label, color, median, min, status text)])
+    for row in s.rows():
+        n = row["ranks"]
+        bars = []
+        for lib in s.libs:
+            c = row["libs"][lib]
+            att = s.attempted(lib, n)
+            status = "" if c else ("/".join(sorted({r["status"] for r in att})) if att else "n/a")
+            bars.append((LIB_LABEL[lib] + (f" ({c['iters']} iters)" if c and lib == "mpich" and n > ncpus() else ""),
+                         LIB_COLOR[lib], c and c["median_us"], c and c["min_us"], status))
+        if b.reference and n == b.reference.ranks:
+            ref = row.get("reference")
+            bars.append((b.reference.label, REF_COLOR, ref and ref["median_us"], ref and ref["min_us"],
+                         "" if ref else "failed"))
+        over = f", {ncpus()} cpus" if n > ncpus() else ""
+        groups.append((f"{n} ranks{over}", bars))
+
+    values = [v for _, bars in groups for bar in bars for v in (bar[2], bar[3]) if v]
+    if not values:
+        values = [1.0]
+    lo = 10 ** math.floor(math.log10(min(values)))
+    hi = 10 ** math.ceil(math.log10(max(values)))
+    if hi <= lo:
+        hi = lo * 10
+    if max(values) / hi > 0.6:  # headroom for the value labels
+        hi *= 10
+
+    bar_w, bar_gap, group_gap = 64, 14, 56
+    left, right, top, plot_h, bottom = 80, 24, 64, 380, 88
+    group_ws = [len(bars) * bar_w + (len(bars) - 1) * bar_gap for _, bars in groups]
+    width = left + right + sum(group_ws) + group_gap * (len(groups) + 1)
+    width = max(width, 520)
+    height = top + plot_h + bottom
+    llo, lhi = math.log10(lo), math.log10(hi)
+
+    def y(v: float) -> float:
+        return top + plot_h * (1 - (math.log10(v) - llo) / (lhi - llo))
+
+    o = []
+    o.append(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif">')
+    o.append(f'<rect width="{width}" height="{height}" fill="white"/>')
+    o.append(f'<text x="{width / 2}" y="24" text-anchor="middle" font-size="16" font-weight="bold">'
+             f'{escape(b.metric)}: median, log scale, lower is better</text>')
+    o.append(f'<text x="{width / 2}" y="44" text-anchor="middle" font-size="11" fill="#555">'
+             f'{escape(title_extra)}</text>')
+    # Grid: decades (labelled) and 2..9 minor lines.
+    for d in range(int(round(llo)), int(round(lhi)) + 1):
+        v = 10.0 ** d
+        yy = y(v)
+        o.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{width - right}" y2="{yy:.1f}" stroke="#bbb"/>')
+        o.append(f'<text x="{left - 8}" y="{yy + 4:.1f}" text-anchor="end" font-size="11">{v:g}</text>')
+        if d < int(round(lhi)):
+            for k in range(2, 10):
+                ym = y(k * v)
+                o.append(f'<line x1="{left}" y1="{ym:.1f}" x2="{width - right}" y2="{ym:.1f}" stroke="#eee"/>')
+    o.append(f'<text x="18" y="{top + plot_h / 2}" font-size="12" text-anchor="middle" '
+             f'transform="rotate(-90 18 {top + plot_h / 2})">microseconds</text>')
+    o.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="black"/>')
+    o.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="black"/>')
+
+    x = left + group_gap
+    base = top + plot_h
+    for (glabel, bars), gw in zip(groups, group_ws):
+        for i, (label, color, med, mn, status) in enumerate(bars):
+            bx = x + i * (bar_w + bar_gap)
+            cx = bx + bar_w / 2
+            if med:
+                yt = y(med)
+                o.append(f'<rect x="{bx}" y="{yt:.1f}" width="{bar_w}" height="{base - yt:.1f}" fill="{color}">'
+                         f'<title>{escape(label)}: median {med:.4g} us, min {mn:.4g} us</title></rect>')
+                if mn:
+                    ym = y(mn)
+                    o.append(f'<line x1="{bx + 6}" y1="{ym:.1f}" x2="{bx + bar_w - 6}" y2="{ym:.1f}" '
+                             f'stroke="black" stroke-width="2"/>')
+                o.append(f'<text x="{cx}" y="{yt - 6:.1f}" text-anchor="middle" font-size="11">{fmt_us(med)}</text>')
+            else:
+                o.append(f'<text x="{cx}" y="{base - 8}" text-anchor="middle" font-size="11" fill="#b00">'
+                         f'{escape(status)}</text>')
+            o.append(f'<text x="{cx}" y="{base + 16}" text-anchor="middle" font-size="10">{escape(label)}</text>')
+        o.append(f'<text x="{x + gw / 2}" y="{base + 38}" text-anchor="middle" font-size="13" '
+                 f'font-weight="bold">{escape(glabel)}</text>')
+        x += gw + group_gap
+    o.append(f'<text x="{left}" y="{height - 14}" font-size="10" fill="#555">bar: median over rounds of each '
+             f'launch\'s median; black tick: best loop (min). Values in microseconds.</text>')
+    o.append("</svg>")
+    path.write_text("\n".join(o) + "\n")
+
+
+# ----------------------------------------------------------------------------------------
+# Main.
+# ----------------------------------------------------------------------------------------
+
+
+def install_peers() -> None:
+    cmd = ["apt-get", "install", "-y", "openmpi-bin", "libopenmpi-dev", "mpich", "libmpich-dev"]
+    if os.geteuid() != 0 and shutil.which("sudo"):
+        cmd = ["sudo", *cmd]
+    print("+ " + " ".join(cmd), flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    if subprocess.run(cmd, env=env).returncode != 0:
+        print("warning: installing the peers failed; missing peers are skipped", file=sys.stderr)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shmpi-build", type=Path, default=BENCH_DIR.parent / "build",
+                    help="shmpi Meson build directory (default: ../build relative to bench/)")
+    ap.add_argument("--ranks", default="2,8", help="comma-separated rank counts (default 2,8)")
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of interleaved launches (default 3)")
+    ap.add_argument("--libs", default=",".join(LIBS), help="libraries to run (default shmpi,openmpi,mpich)")
+    ap.add_argument("--bench", default=",".join(b.name for b in BENCHMARKS), help="benchmarks to run")
+    ap.add_argument("--scale", type=float, default=1.0, help="multiply iteration counts (e.g. 0.1 for a smoke run)")
+    ap.add_argument("--install-peers", action="store_true",
+                    help="apt-get install Open MPI and MPICH if missing (otherwise missing peers are skipped)")
+    ap.add_argument("--out", type=Path, default=BENCH_DIR / "results", help="output directory (default bench/results)")
+    a = ap.parse_args()
+
+    try:
+        ranks = [int(x) for x in a.ranks.split(",") if x.strip()]
+    except ValueError:
+        ap.error("--ranks: comma-separated integers")
+    if not ranks or min(ranks) < 1 or a.rounds < 1 or a.scale <= 0:
+        ap.error("--ranks must be >= 1, --rounds >= 1, --scale > 0")
+    want_libs = [l.strip() for l in a.libs.split(",") if l.strip()]
+    if bad := [l for l in want_libs if l not in LIBS]:
+        ap.error(f"unknown libraries {bad}; known: {LIBS}")
+    names = [n.strip() for n in a.bench.split(",") if n.strip()]
+    benches = [b for b in BENCHMARKS if b.name in names]
+    if len(benches) != len(names):
+        ap.error(f"unknown benchmark in {names}; known: {[b.name for b in BENCHMARKS]}")
+
+    libs_all = make_libraries(a.shmpi_build.resolve())
+    if a.install_peers and any(not libs_all[l].available() for l in want_libs if l != "shmpi"):
+        install_peers()
+
+    shmpi_failed = False
+    libs: list[str] = []
+    skipped: dict[str, str] = {}
+    for l in want_libs:
+        if libs_all[l].available():
+            libs.append(l)
+        elif l == "shmpi":
+            print(f"error: shmpi build not found ({libs_all[l].cc}, {libs_all[l].runner}); "
+                  f"build it or pass --shmpi-build", file=sys.stderr)
+            skipped[l] = "not built"
+            shmpi_failed = True
+        else:
+            print(f"note: {LIB_LABEL[l]} not installed ({libs_all[l].cc}/{libs_all[l].runner}): skipped "
+                  f"(--install-peers installs it)", file=sys.stderr)
+            skipped[l] = "not installed"
+
+    binlib = a.out / "bin"
+    bins: dict[tuple[str, str], Path] = {}
+    for b in benches:
+        for l in list(libs):
+            exe = binlib / f"{Path(b.source).stem}.{l}"
+            ok, msg = compile_one(libs_all[l].cc, BENCH_DIR / b.source, exe)
+            if ok:
+                bins[(b.name, l)] = exe
+            else:
+                print(f"error: building {b.source} against {LIB_LABEL[l]}:\n{msg}", file=sys.stderr)
+                if l == "shmpi":
+                    shmpi_failed = True
+        if b.reference:
+            exe = binlib / Path(b.reference.source).stem
+            ok, msg = compile_one(os.environ.get("CC", "cc"), BENCH_DIR / b.reference.source, exe)
+            if ok:
+                bins[(b.name, "reference")] = exe
+            else:
+                print(f"error: building {b.reference.source}:\n{msg}", file=sys.stderr)
+
+    cpus = ncpus()
+    versions = {l: library_version(libs_all[l], a.shmpi_build.resolve()) for l in libs}
+    print(f"host: {platform.node()}, {cpus} cpus ({_cpu_model()}); rounds {a.rounds}; ranks {ranks}")
+    for l in libs:
+        print(f"  {LIB_LABEL[l]}: {versions[l]}")
+
+    t_start = time.monotonic()
+    all_runs: dict[str, list[dict]] = {b.name: [] for b in benches}
+    hung: set[tuple[str, str, int]] = set()  # a configuration that timed out is not retried
+
+    def run_sentinel(b: Bench) -> Optional[float]:
+        exe = bins.get((b.name, "reference"))
+        if exe is None:
+            return None
+        st, _, out, _, _ = run_bounded([str(exe), *b.reference.sentinel.argv()], dict(os.environ),
+                                       b.reference.sentinel.timeout_s)
+        res = parse_result(out, b.reference.name) if st == "ok" else None
+        return res["median_us"] if res else None
+
+    def launch(b: Bench, lib: str, n: int, rnd: int) -> None:
+        key = (b.name, lib) if lib != "reference" else (b.name, "reference")
+        exe = bins.get(key)
+        if exe is None:
+            return
+        if lib == "reference":
+            r = b.reference.run
+            r = Run(max(1, int(r.iters * a.scale)), int(r.warmup * a.scale), r.reps, r.timeout_s)
+            cmd, env, tag = [str(exe), *r.argv()], dict(os.environ), b.reference.name
+        else:
+            r = b.run(lib, n, cpus)
+            r = Run(max(1, int(r.iters * a.scale)), int(r.warmup * a.scale), r.reps, r.timeout_s)
+            cmd, env = libs_all[lib].launch(n, exe, r.argv(), r.timeout_s)
+            tag = b.name
+        if (b.name, lib, n) in hung:
+            all_runs[b.name].append({"round": rnd, "lib": lib, "ranks": n, "status": "skipped (timed out before)",
+                                     "iters": r.iters, "warmup": r.warmup, "reps": r.reps, "cmd": cmd})
+            return
+        sentinel = lib != "reference" and b.reference is not None and n == b.reference.ranks
+        floors = [run_sentinel(b)] if sentinel else []
+        # Our own limit: the runner's --timeout (shmpi) plus a grace period for start-up/teardown.
+        status, rc, out, err, wall = run_bounded(cmd, env, r.timeout_s + 30)
+        if sentinel:
+            floors.append(run_sentinel(b))
+        res = parse_result(out, tag) if status == "ok" else None
+        if status == "ok" and (res is None or res["ranks"] != n):
+            status = "no RESULT line" if res is None else f"ranks mismatch ({res['ranks']})"
+        rec = {"round": rnd, "lib": lib, "ranks": n, "status": status,
+               "returncode": rc, "iters": r.iters, "warmup": r.warmup, "reps": r.reps, "wall_s": round(wall, 3),
+               "cmd": cmd}
+        if sentinel:
+            rec["floor_us"] = floors  # the reference's median just before and just after
+        if res and status == "ok":
+            rec.update(min_us=res["min_us"], median_us=res["median_us"])
+        else:
+            rec["stderr_tail"] = tail(err) or tail(out)
+            if status == "timeout":
+                hung.add((b.name, lib, n))
+        all_runs[b.name].append(rec)
+        label = LIB_LABEL.get(lib, b.reference.label if b.reference else lib)
+        if rec["status"] == "ok":
+            print(f"[round {rnd}/{a.rounds}] {b.name:8} {label:10} n={n:<3} min {fmt_us(rec['min_us']):>7} us  "
+                  f"median {fmt_us(rec['median_us']):>7} us  ({r.iters} iters, {wall:.1f} s)"
+                  + (f"  [{b.reference.label} before/after: " + "/".join(fmt_us(f) for f in floors) + " us]"
+                     if sentinel else ""), flush=True)
+        else:
+            print(f"[round {rnd}/{a.rounds}] {b.name:8} {label:10} n={n:<3} {rec['status'].upper()} "
+                  f"(exit {rc}, {wall:.1f} s)\n    " + rec["stderr_tail"].replace("\n", "\n    "), flush=True)
+
+    for rnd in range(1, a.rounds + 1):
+        # Rotate the library order each round so no library always follows the same one.
+        order = libs[(rnd - 1) % len(libs):] + libs[:(rnd - 1) % len(libs)] if libs else []
+        for b in benches:
+            for n in ranks:
+                for lib in order:
+                    launch(b, lib, n, rnd)
+            if b.reference:
+                launch(b, "reference", b.reference.ranks, rnd)
+
+    for b in benches:
+        for r in check_plausibility(b, all_runs[b.name]):
+            who = LIB_LABEL.get(r["lib"], b.reference.label if b.reference else r["lib"])
+            print(f"WARNING: round {r['round']} {who} n={r['ranks']}: {r['status']}: {r['stderr_tail']}; not used",
+                  flush=True)
+
+    a.out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
+    for b in benches:
+        runs = all_runs[b.name]
+        s = Summary(b, libs, ranks, runs)
+        print()
+        print(f"== {b.name}: {b.metric}, {a.rounds} rounds, {cpus} cpus ==")
+        print(render_table(s))
+        targets = render_targets(s)
+        if targets:
+            print("targets:")
+            for t in targets:
+                verdict = {True: "MET", False: "MISSED", None: "n/a"}[t["met"]]
+                print(f"  [{verdict:6}] {t['target']}: {t['detail']}")
+        for l, why in skipped.items():
+            print(f"  {LIB_LABEL[l]} skipped: {why}")
+        if "shmpi" in want_libs:
+            sh_runs = [r for r in runs if r["lib"] == "shmpi"]
+            if not sh_runs or any(r["status"] not in ("ok", "machine transient") for r in sh_runs):
+                shmpi_failed = True
+        doc = {
+            "bench": b.name, "metric": b.metric, "generated": stamp,
+            "host": {"node": platform.node(), "cpus": cpus, "cpu_model": _cpu_model(), "kernel": platform.release()},
+            "config": {"rounds": a.rounds, "ranks": ranks, "libs": libs, "skipped": skipped, "scale": a.scale,
+                       "cflags": CFLAGS, "versions": versions},
+            "summary": s.rows(), "reference": b.reference.name if b.reference else None,
+            "targets": targets, "runs": runs,
+        }
+        jpath, spath = a.out / f"{b.name}.json", a.out / f"{b.name}.svg"
+        jpath.write_text(json.dumps(doc, indent=2) + "\n")
+        write_svg(s, spath, f"{platform.node()}, {cpus} cpus, {a.rounds} rounds, {stamp}")
+        print(f"wrote {jpath} and {spath}")
+    print(f"total time {time.monotonic() - t_start:.0f} s")
+    if shmpi_failed:
+        print("error: shmpi failed to build or run (see above)", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+if __name__ == "__main__":
+    sys.exit(main())
