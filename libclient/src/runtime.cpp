@@ -1,5 +1,6 @@
 #include "runtime.hpp"
 
+#include <linux/membarrier.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -53,6 +54,11 @@ void set_wait_budget(std::uint32_t nranks) {
   std::uint64_t v = 0;
   if (env_u64("SHMPI_SPIN", v)) g_wait.spin_limit = static_cast<std::uint32_t>(v);
   if (env_u64("SHMPI_YIELD", v)) g_wait.yield_limit = static_cast<std::uint32_t>(v);
+  // Asymmetric sleep handshake (wait.hpp) where the kernel offers it.
+  const long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+  g_wait.asymmetric = cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&
+                      syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0, 0) == 0 &&
+                      std::getenv("SHMPI_NO_MEMBARRIER") == nullptr;
 }
 
 BarrierAlgo barrier_algo(const SegmentView& seg) {

@@ -3,7 +3,9 @@
 // generations, including with more processes than cores (sleeping waiters); and an
 // abort ends every wait.
 #include <doctest/doctest.h>
+#include <linux/membarrier.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -44,12 +46,14 @@ struct Job {
     munmap(shared, sizeof(Shared));
   }
   SegmentView view() const { return SegmentView(seg, size); }
-  void enter_as(std::uint32_t rank, std::uint32_t spin, std::uint32_t yield = 0) const {
+  void enter_as(std::uint32_t rank, std::uint32_t spin, std::uint32_t yield = 0, bool asym = false) const {
     client::g_wait.abort = &view().header().abort;
     client::g_wait.self = &view().slot(rank);
     client::g_wait.segment_base = view().base();
     client::g_wait.spin_limit = spin;
     client::g_wait.yield_limit = yield;
+    client::g_wait.asymmetric =
+        asym && syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED, 0, 0) == 0;
   }
   std::uint32_t n;
   BarrierAlgo algo;
@@ -77,10 +81,12 @@ int run_ranks(std::uint32_t n, Body body) {
   return bad;
 }
 
-void check_synchronizes(std::uint32_t n, BarrierAlgo algo, std::uint32_t spin, std::uint32_t yield = 0) {
+void check_synchronizes(std::uint32_t n, BarrierAlgo algo, std::uint32_t spin, std::uint32_t yield = 0,
+                        bool asym = false) {
   Job job(n, algo);
+  const auto t0 = std::chrono::steady_clock::now();
   const int bad = run_ranks(n, [&](std::uint32_t rank) {
-    job.enter_as(rank, spin, yield);
+    job.enter_as(rank, spin, yield, asym);
     for (int i = 0; i < kIters; ++i) {
       job.shared->arrived[i].fetch_add(1);
       if (!client::world_barrier(job.view(), rank, algo)) return 2;
@@ -92,6 +98,9 @@ void check_synchronizes(std::uint32_t n, BarrierAlgo algo, std::uint32_t spin, s
   CHECK(bad == 0);
   CHECK(job.shared->failures.load() == 0);
   for (std::uint32_t r = 0; r < n; ++r) CHECK(job.view().slot(r).barriers_completed.load() == kIters);
+  // Not a speed test: a lost wake costs a 50 ms sleep slice, so a broken sleep handshake
+  // turns these 3000 barriers into minutes; a working one takes well under a second.
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(30));
 }
 
 }  // namespace
@@ -102,6 +111,8 @@ TEST_CASE("dissemination barrier synchronizes (2, 3, 5 ranks; spinning and sleep
     check_synchronizes(n, BarrierAlgo::dissemination, 4000);
     check_synchronizes(n, BarrierAlgo::dissemination, 0);  // every wait sleeps on the futex
     check_synchronizes(n, BarrierAlgo::dissemination, 8, 64);
+    check_synchronizes(n, BarrierAlgo::dissemination, 0, 0, true);  // membarrier handshake
+    check_synchronizes(n, BarrierAlgo::dissemination, 20, 0, true);
   }
 }
 
@@ -111,6 +122,8 @@ TEST_CASE("central barrier synchronizes (2, 3, 8 ranks; spinning and sleeping)")
     check_synchronizes(n, BarrierAlgo::central, 4000);
     check_synchronizes(n, BarrierAlgo::central, 0);
     check_synchronizes(n, BarrierAlgo::central, 8, 64);  // the oversubscribed budget: spin, yield, sleep
+    check_synchronizes(n, BarrierAlgo::central, 0, 0, true);  // membarrier handshake
+    check_synchronizes(n, BarrierAlgo::central, 8, 64, true);
   }
 }
 
