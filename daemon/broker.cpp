@@ -244,9 +244,7 @@ void Broker::handle(Conn& c, const proto::Message& m) {
       refuse(c, proto::kErrRefused, "finalize from a connection that has not joined a job");
       return;
     }
-    jt->second->ranks[c.rank].state = RankState::finalized;
-    jt->second->mapping.view().slot(c.rank).state.store(
-        static_cast<std::uint32_t>(RankState::finalized), std::memory_order_release);
+    set_rank_state(*jt->second, c.rank, RankState::finalized);
     reply(c, proto::Ack{});
   } else if (auto* a = std::get_if<proto::Abort>(&m)) {
     auto jt = jobs_.find(c.job_id);
@@ -274,9 +272,7 @@ void Broker::handle(Conn& c, const proto::Message& m) {
       std::string how = sig ? std::string("killed by signal ") + std::to_string(sig) + " (" +
                                   strsignal(sig) + ")"
                             : "exited with status " + std::to_string(code);
-      rr.state = RankState::dead;
-      job.mapping.view().slot(re->rank).state.store(static_cast<std::uint32_t>(RankState::dead),
-                                                    std::memory_order_release);
+      set_rank_state(job, re->rank, RankState::dead);
       abort_job(job, {AbortKind::rank_died, static_cast<std::int32_t>(re->rank), rr.pid, code, sig},
                 "rank " + std::to_string(re->rank) + " " + how + " without MPI_Finalize");
     }
@@ -362,15 +358,13 @@ void Broker::join(Conn& c, const proto::Join& m) {
     refuse(c, proto::kErrRefused, "job " + std::to_string(job.id) + " is aborting");
     return;
   }
-  rr.state = RankState::joined;
   rr.pid = c.pid;
   rr.conn_fd = c.fd;
   c.role = Role::rank;
   c.job_id = job.id;
   c.rank = m.rank;
-  RankSlot& s = job.mapping.view().slot(m.rank);
-  s.pid = c.pid;
-  s.state.store(static_cast<std::uint32_t>(RankState::joined), std::memory_order_release);
+  job.mapping.view().slot(m.rank).pid = c.pid;
+  set_rank_state(job, m.rank, RankState::joined);
   proto::Joined r{};
   proto::set_name(r.segment, sizeof r.segment, job.segment_name);
   r.segment_size = job.mapping.size();
@@ -379,6 +373,12 @@ void Broker::join(Conn& c, const proto::Join& m) {
   r.nranks = job.nranks;
   spdlog::debug("job {}: rank {} joined (pid {}, core {})", job.id, m.rank, c.pid, r.core);
   reply(c, r);
+}
+
+void Broker::set_rank_state(Job& job, std::uint32_t rank, RankState state) {
+  // The broker's record decides; the slot mirrors it for shmpi-dump.
+  job.ranks[rank].state = state;
+  job.mapping.view().slot(rank).state.store(static_cast<std::uint32_t>(state), std::memory_order_release);
 }
 
 void Broker::abort_job(Job& job, const AbortInfo& info, const std::string& reason) {
@@ -400,9 +400,7 @@ void Broker::on_close(int fd) {
     RankRecord& rr = job.ranks[c.rank];
     rr.conn_fd = -1;
     if (rr.state != RankState::finalized && rr.state != RankState::dead) {
-      rr.state = RankState::dead;
-      job.mapping.view().slot(c.rank).state.store(static_cast<std::uint32_t>(RankState::dead),
-                                                  std::memory_order_release);
+      set_rank_state(job, c.rank, RankState::dead);
       pending_deaths_.push_back({job.id, c.rank, c.pid, now_ns() + kDeathReportGraceNs});
     }
   } else if (c.role == Role::runner) {

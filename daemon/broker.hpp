@@ -60,6 +60,7 @@ class Broker {
 
   void create_job(Conn& c, const proto::CreateJob& m);
   void join(Conn& c, const proto::Join& m);
+  void set_rank_state(Job& job, std::uint32_t rank, layout::RankState state);
   void abort_job(Job& job, const AbortInfo& info, const std::string& reason);
   void end_job(std::uint64_t job_id, const std::string& why);
   void sweep_orphans(bool at_start);

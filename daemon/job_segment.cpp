@@ -25,7 +25,7 @@ void abort_segment(const SegmentView& seg, const AbortInfo& info) {
   // A waiter publishes where it sleeps before it sleeps; wake those words. A waiter that
   // checked the abort word just before we set it and sleeps just after this wake is
   // caught by its bounded sleep (common/wait).
-  const std::uint32_t n = seg.header().nranks;
+  const std::uint32_t n = seg.nranks();  // clamped to the mapping: the header is untrusted
   for (std::uint32_t r = 0; r < n; ++r) {
     const std::uint64_t off = seg.slot(r).parked_on.load(std::memory_order_seq_cst);
     if (auto* w = seg.word_at(off)) futex_wake_all(w);
@@ -53,7 +53,6 @@ bool create_job_segment(Job& job, BarrierAlgo algo, std::string& why) {
     auto* s = reinterpret_cast<RankSlot*>(slot);
     s->core = job.placements[r].core;
     s->numa_node = job.placements[r].numa_node;
-    s->pid = 0;
   }
 
   SegmentParams p;

@@ -19,14 +19,17 @@ std::string check_header(const void* base, std::size_t mapped_size);
 class SegmentView {
  public:
   SegmentView() = default;
-  // Precondition: check_header(base, size) returned "".
-  SegmentView(void* base, std::size_t size) : base_(static_cast<std::byte*>(base)), size_(size) {}
+  // Precondition: check_header(base, size) returned "". The rank count is read once and
+  // clamped to what the mapping holds, so a process that later scribbles on the header
+  // cannot make slot() reach outside the mapping (the broker relies on this).
+  SegmentView(void* base, std::size_t size)
+      : base_(static_cast<std::byte*>(base)), size_(size), nranks_(clamped_nranks()) {}
 
   JobHeader& header() const { return *reinterpret_cast<JobHeader*>(base_); }
-  std::uint32_t nranks() const { return header().nranks; }
+  std::uint32_t nranks() const { return nranks_; }
+  // Precondition: rank < nranks().
   RankSlot& slot(std::uint32_t rank) const {
-    return *reinterpret_cast<RankSlot*>(base_ + header().rank_table_offset +
-                                        std::size_t{rank} * sizeof(RankSlot));
+    return *reinterpret_cast<RankSlot*>(base_ + kRankTableOffset + std::size_t{rank} * sizeof(RankSlot));
   }
   std::byte* base() const { return base_; }
   std::size_t size() const { return size_; }
@@ -43,8 +46,16 @@ class SegmentView {
   }
 
  private:
+  std::uint32_t clamped_nranks() const {
+    if (base_ == nullptr || size_ < kRankTableOffset) return 0;
+    const std::uint64_t fits = (size_ - kRankTableOffset) / sizeof(RankSlot);
+    const std::uint32_t claimed = reinterpret_cast<const volatile JobHeader*>(base_)->nranks;
+    return static_cast<std::uint32_t>(claimed < fits ? claimed : fits);
+  }
+
   std::byte* base_ = nullptr;
   std::size_t size_ = 0;
+  std::uint32_t nranks_ = 0;
 };
 
 }  // namespace shmpi::layout

@@ -129,3 +129,12 @@ TEST_CASE("offsets read back from shared memory are validated before use") {
   CHECK(v.word_at(offsetof(JobHeader, barrier_release)) ==
         reinterpret_cast<std::atomic<std::uint32_t>*>(&v.header().barrier_release.value));
 }
+
+TEST_CASE("a header rewritten after the check cannot steer slot() outside the mapping") {
+  FakeSegment s(2);
+  REQUIRE(check_header(s.mem, s.size) == "");
+  s.header().nranks = 1000000;  // a rank scribbles on the header after validation
+  SegmentView v(s.mem, s.size);
+  CHECK(v.nranks() == 2);
+  CHECK(reinterpret_cast<std::byte*>(&v.slot(v.nranks() - 1)) + sizeof(RankSlot) <= s.mem + s.size);
+}

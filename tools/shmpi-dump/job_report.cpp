@@ -72,7 +72,7 @@ JobSnapshot snapshot(const std::string& segment, const SegmentView& v) {
   j.job_id = h.job_id;
   j.layout_version = h.layout_version;
   j.segment_size = h.segment_size;
-  j.nranks = h.nranks;
+  j.nranks = v.nranks();  // clamped to the mapping
   j.broker_pid = h.broker_pid;
   j.runner_pid = h.runner_pid;
   j.bind_to_core = h.bind_to_core != 0;
@@ -88,7 +88,7 @@ JobSnapshot snapshot(const std::string& segment, const SegmentView& v) {
     j.abort_text = fmt("%s: rank %d pid %d code %d signal %d", abort_kind_name(h.abort.kind), h.abort.rank,
                        h.abort.pid, h.abort.code, h.abort.signal);
   }
-  for (std::uint32_t r = 0; r < h.nranks; ++r) {
+  for (std::uint32_t r = 0; r < j.nranks; ++r) {
     const RankSlot& s = v.slot(r);
     RankRow row{};
     row.rank = r;
