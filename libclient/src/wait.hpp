@@ -5,7 +5,8 @@
 // Memory orders. A flag writer publishes data with a release store of the new value;
 // the waiter's acquire load of that value makes the data visible. The sleep handshake
 // is Dekker-style: the waiter increments `sleepers` then re-reads `value` (both
-// seq_cst); the writer stores `value`, issues a seq_cst fence, then reads `sleepers`.
+// seq_cst); the writer stores `value`, then reads `sleepers` with a read-modify-write
+// (a full fence on x86, and an ordering TSan can check).
 // One of them sees the other, so a wake is never lost, and a writer only pays for
 // FUTEX_WAKE when somebody actually sleeps.
 //
@@ -15,7 +16,7 @@
 // full barrier. The fast path (nobody sleeps) then has no fence at all; sleeping is the
 // rare path and costs ~0.2 us more. Without membarrier the writer fences (below).
 //
-// The writer's fence may be deferred (post_flag + owe the wake): a fence right after
+// The writer's RMW may be deferred (post_flag + owe the wake): an RMW right after
 // the store stalls until the store owns the cache line, i.e. one cross-core transfer
 // spent before the writer can start polling its own next flag. A rank that posts and
 // then waits settles the debt when its wait ends, or before it sleeps -- so a reader
@@ -61,12 +62,17 @@ inline bool reached(std::uint32_t value, std::uint32_t target) {
 
 // Settles a deferred wake: wakes the sleepers of a flag this rank posted.
 inline void pay_wake(layout::Flag& f) {
+  std::uint32_t sleepers;
   if (g_wait.asymmetric) {
     std::atomic_signal_fence(std::memory_order_seq_cst);  // sleepers pay with membarrier
+    sleepers = f.sleepers.load(std::memory_order_relaxed);
   } else {
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    // A read-modify-write instead of a fence + load: the RMWs on `sleepers` are totally
+    // ordered, so either this one reads a sleeper's increment, or the sleeper's RMW
+    // reads from this one (acq_rel) and its re-read of `value` then sees our store.
+    sleepers = f.sleepers.fetch_add(0, std::memory_order_acq_rel);
   }
-  if (f.sleepers.load(std::memory_order_relaxed) != 0) futex_wake_all(&f.value);
+  if (sleepers != 0) futex_wake_all(&f.value);
 }
 
 // Publishes a new generation without waking anyone yet: the caller owes pay_wake(f).
