@@ -6,7 +6,7 @@
 Builds every benchmark in BENCHMARKS against each library (shmpi through the build tree's
 shmpicc, the peers through Debian's mpicc.openmpi / mpicc.mpich), runs each library at
 every rank count, interleaving the libraries over several rounds so machine noise hits
-all of them alike, runs each benchmark's bare-hardware reference once per round, and
+all of them alike, runs each benchmark's bare-hardware references once per round, and
 prints a table. Writes results/<bench>.json and results/<bench>.svg (log-scale bar chart).
 
 Exit status: 0 if every shmpi run succeeded (peers may fail or be missing: they are
@@ -61,15 +61,21 @@ class Run:
 
 @dataclass
 class Reference:
-    """A non-MPI program measuring the hardware limit: run once per round (the table's
-    column), and briefly (`sentinel`) right before and after every launch at its rank
-    count, to tell what the hardware did at that moment (see check_plausibility)."""
+    """A non-MPI program measuring the hardware limit at one rank count: run once per round
+    (the table's reference column at that rank count) and, if `sentinels`, also briefly
+    (`sentinel`) right before and after every launch at its rank count, to tell what the
+    hardware did at that moment (see check_plausibility)."""
     name: str  # its RESULT bench= tag
     label: str  # column/bar label
     source: str  # relative to bench/
     ranks: int  # the rank count it is the limit for
     run: Run
+    sentinels: bool = True  # sentinel runs around each launch at `ranks`, and the plausibility check
     sentinel: Run = field(default_factory=lambda: Run(iters=2000, warmup=200, reps=3, timeout_s=30))
+    ranks_arg: bool = False  # the program takes the rank count as its 4th argument (after REPETITIONS)
+
+    def argv(self, run: Run) -> list[str]:
+        return run.argv() + ([str(self.ranks)] if self.ranks_arg else [])
 
 
 @dataclass
@@ -85,9 +91,17 @@ class Bench:
     metric: str  # what the numbers are, for the table and chart
     source: str  # relative to bench/
     run: Callable[[str, int, int], Run]  # (library, ranks, cpus) -> Run
-    reference: Optional[Reference] = None
+    references: list[Reference] = field(default_factory=list)  # at most one per rank count
     targets: list[Target] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        counts = [r.ranks for r in self.references]
+        if len(set(counts)) != len(counts):
+            raise ValueError(f"{self.name}: more than one reference for a rank count: {counts}")
+
+    def reference_for(self, ranks: int) -> Optional[Reference]:
+        return next((r for r in self.references if r.ranks == ranks), None)
 
 
 def barrier_run(lib: str, ranks: int, cpus: int) -> Run:
@@ -105,11 +119,15 @@ def _median(s: "Summary", lib: str, ranks: int) -> Optional[float]:
     return cell["median_us"] if cell else None
 
 
-def _target_vs_limit(s: "Summary"):
-    sh, lim = _median(s, "shmpi", 2), s.reference_median()
-    if sh is None or lim is None:
-        return None, "not measured"
-    return sh <= 1.3 * lim, f"shmpi/limit = {sh / lim:.2f} (target <= 1.30)"
+def _within_reference(ranks: int, factor: float) -> Callable[["Summary"], tuple[Optional[bool], str]]:
+    """Target check: shmpi's median at `ranks` within `factor` x that rank count's reference."""
+    def check(s: "Summary"):
+        ref = s.bench.reference_for(ranks)
+        sh, lim = _median(s, "shmpi", ranks), s.reference_median(ranks)
+        if ref is None or sh is None or lim is None:
+            return None, "not measured"
+        return sh <= factor * lim, f"shmpi/{ref.label} = {sh / lim:.2f} (target <= {factor:.2f})"
+    return check
 
 
 def _fastest_peer(s: "Summary", ranks: int):
@@ -137,12 +155,20 @@ BENCHMARKS: list[Bench] = [
         metric="MPI_Barrier latency (us)",
         source="barrier_latency.c",
         run=barrier_run,
-        reference=Reference(name="flag_limit", label="flag limit", source="flag_barrier_limit.c", ranks=2,
-                            run=Run(iters=20000, warmup=2000, timeout_s=60)),
+        references=[
+            Reference(name="flag_limit", label="flag limit", source="flag_barrier_limit.c", ranks=2,
+                      run=Run(iters=20000, warmup=2000, timeout_s=60)),
+            # Oversubscribed, every rank must run once per barrier: each CPU switches to each
+            # of its ranks once. Same loop length as shmpi's barrier at 8 ranks. No sentinels:
+            # the sched_yield round is a cost floor, not a hard limit to check launches against.
+            Reference(name="switch_floor", label="switch floor", source="switch_floor.c", ranks=8,
+                      run=Run(iters=5000, warmup=500, timeout_s=60), sentinels=False, ranks_arg=True),
+        ],
         targets=[
-            Target("2 ranks: shmpi within 1.3x of the bare flag barrier", _target_vs_limit),
+            Target("2 ranks: shmpi within 1.3x of the bare flag barrier", _within_reference(2, 1.3)),
             Target("2 ranks: shmpi no slower than the faster peer", _target_2_vs_peers),
             Target("8 ranks: shmpi at least 3x faster than the faster peer", _target_8_vs_peers),
+            Target("8 ranks: shmpi within 1.3x of the context-switch floor", _within_reference(8, 1.3)),
         ],
         notes=["per-barrier latency on rank 0; min and median over 5 timed loops per launch"],
     ),
@@ -298,40 +324,58 @@ def run_bounded(cmd: list[str], env: dict, timeout_s: float) -> tuple[str, int, 
     return status, p.returncode if p.returncode is not None else -1, out or "", err or "", time.monotonic() - t0
 
 
-def check_plausibility(b: Bench, runs: list[dict]) -> list[dict]:
-    """Marks launches at the reference's rank count whose numbers are not comparable.
+def is_reference_run(r: dict, ref: Optional[Reference] = None) -> bool:
+    """Whether launch record r is a run of a reference (of `ref`, if given)."""
+    return r["lib"] == "reference" and (ref is None or r.get("reference") == ref.name)
 
-    Nothing that synchronizes those ranks beats the bare flag barrier. The usual floor is
-    the median of the once-per-round reference runs. Each launch has a sentinel floor
-    measured just before and just after it:
+
+def run_label(b: Bench, r: dict) -> str:
+    """Who made launch record r, for messages: the library or the reference's label."""
+    if r["lib"] == "reference":
+        return next((ref.label for ref in b.references if ref.name == r.get("reference")), "reference")
+    return LIB_LABEL.get(r["lib"], r["lib"])
+
+
+def check_plausibility(b: Bench, runs: list[dict]) -> list[dict]:
+    """Marks launches at a sentinel reference's rank count whose numbers are not comparable.
+
+    Only references with `sentinels` (the bare flag barrier): nothing that synchronizes
+    those ranks beats it. The usual floor is the median of its once-per-round runs. Each
+    launch at its rank count has a sentinel floor measured just before and just after it:
       - a sentinel well below the usual floor: the machine itself was unusually fast
         around this launch -> status "machine transient" (not used; not a failure);
       - otherwise a launch well below the floor next to it cannot have synchronized ->
         status "implausible" (not used; for shmpi a failure: a barrier that does not wait).
     Returns the launches it marked."""
-    if not b.reference:
-        return []
-    usual = [r["median_us"] for r in runs if r["lib"] == "reference" and r["status"] == "ok"]
+    marked = []
+    for ref in b.references:
+        if ref.sentinels:
+            marked += _check_plausibility_at(ref, runs)
+    return marked
+
+
+def _check_plausibility_at(ref: Reference, runs: list[dict]) -> list[dict]:
+    usual = [r["median_us"] for r in runs if is_reference_run(r, ref) and r["status"] == "ok"]
     if not usual:
         return []
     usual_floor = statistics.median(usual)
     marked = []
     for r in runs:
-        if r["lib"] == "reference" and r["status"] == "ok" and r["median_us"] < TRANSIENT_FRACTION * usual_floor:
+        if is_reference_run(r, ref) and r["status"] == "ok" and r["median_us"] < TRANSIENT_FRACTION * usual_floor:
             r["status"] = "machine transient"
             r["stderr_tail"] = f"{r['median_us']:.4g} us, median over the rounds {usual_floor:.4g} us"
             marked.append(r)
             continue
-        if r["lib"] == "reference" or r["ranks"] != b.reference.ranks or r["status"] != "ok":
+        if is_reference_run(r) or r["ranks"] != ref.ranks or r["status"] != "ok":
             continue
         floors = [f for f in r.get("floor_us", []) if f is not None]
         if floors and min(floors) < TRANSIENT_FRACTION * usual_floor:
             r["status"] = "machine transient"
-            r["stderr_tail"] = (f"the {b.reference.label} measured {min(floors):.4g} us next to this launch, "
+            r["stderr_tail"] = (f"the {ref.label} measured {min(floors):.4g} us next to this launch, "
                                 f"usually {usual_floor:.4g} us (min {r['min_us']:.4g} us)")
         elif r["min_us"] < IMPLAUSIBLE_FRACTION * min(floors + [usual_floor]):
             r["status"] = "implausible"
-            r["stderr_tail"] = (f"min {r['min_us']:.4g} us is below {IMPLAUSIBLE_FRACTION} x the {b.reference.label} "
+            r["stderr_tail"] = (f"min {r['min_us']:.4g} us is below {IMPLAUSIBLE_FRACTION} x the {ref.label} "
                                 f"measured next to it ({min(floors + [usual_floor]):.4g} us): cannot have synchronized")
         else:
             continue
@@ -364,21 +408,25 @@ class Summary:
                 "iters": ok[0]["iters"], "launches_ok": len(ok), "launches": len(rs)}
 
     def cell(self, lib: str, ranks: int) -> Optional[dict]:
-        return self._agg([r for r in self.runs if r["lib"] == lib and r["ranks"] == ranks])
+        return self._agg(self.attempted(lib, ranks))
 
     def attempted(self, lib: str, ranks: int) -> list[dict]:
         return [r for r in self.runs if r["lib"] == lib and r["ranks"] == ranks]
 
-    def reference(self) -> Optional[dict]:
-        return self._agg([r for r in self.runs if r["lib"] == "reference"])
+    def reference_attempted(self, ranks: int) -> list[dict]:
+        ref = self.bench.reference_for(ranks)
+        return [r for r in self.runs if is_reference_run(r, ref)] if ref else []
 
-    def reference_median(self) -> Optional[float]:
-        ref = self.reference()
+    def reference(self, ranks: int) -> Optional[dict]:
+        """The aggregate of the reference for that rank count (None: none, or no good run)."""
+        return self._agg(self.reference_attempted(ranks))
+
+    def reference_median(self, ranks: int) -> Optional[float]:
+        ref = self.reference(ranks)
         return ref["median_us"] if ref else None
 
     def rows(self) -> list[dict]:
         out = []
-        ref = self.reference()
         for n in self.ranks:
             row: dict = {"ranks": n, "libs": {}, "ratios": {}}
             for lib in self.libs:
@@ -388,10 +436,11 @@ class Summary:
                 if lib != "shmpi":
                     c = row["libs"][lib]
                     row["ratios"][f"{lib}/shmpi"] = (c["median_us"] / sh["median_us"]) if (c and sh) else None
-            if self.bench.reference and n == self.bench.reference.ranks:
+            if ref_spec := self.bench.reference_for(n):
+                ref = self.reference(n)
+                row["reference_name"] = ref_spec.name
                 row["reference"] = ref
-                row["ratios"]["shmpi/" + self.bench.reference.name] = (
-                    sh["median_us"] / ref["median_us"] if (sh and ref) else None)
+                row["ratios"]["shmpi/" + ref_spec.name] = sh["median_us"] / ref["median_us"] if (sh and ref) else None
             out.append(row)
         return out
 
@@ -407,11 +456,14 @@ def fmt_us(v: Optional[float]) -> str:
     return f"{v:.3g}" if v < 1000 else f"{v:.0f}"
 
 
+def status_text(attempted: list[dict]) -> str:
+    """Why a configuration has no result: its launches' statuses, or n/a if none was made."""
+    return "/".join(sorted({r["status"] for r in attempted})) if attempted else "n/a"
+
+
 def fmt_cell(c: Optional[dict], attempted: list[dict], mark: bool) -> str:
     if c is None:
-        if not attempted:
-            return "n/a"
-        return "/".join(sorted({r["status"] for r in attempted}))
+        return status_text(attempted)
     s = f"{fmt_us(c['min_us'])} / {fmt_us(c['median_us'])}"
     if c["launches_ok"] < c["launches"]:
         s += f" ({c['launches_ok']}/{c['launches']} used)"
@@ -420,14 +472,16 @@ def fmt_cell(c: Optional[dict], attempted: list[dict], mark: bool) -> str:
 
 def render_table(s: Summary) -> str:
     b = s.bench
+    # One reference column set for all rows: each rank count shows its own reference.
+    has_ref = any(b.reference_for(n) for n in s.ranks)
     head = ["metric", "ranks"] + [f"{LIB_LABEL[l]} min/med" for l in s.libs]
-    if b.reference:
-        head.append(f"{b.reference.label} min/med")
+    if has_ref:
+        head += ["reference", "ref min/med"]
     peers = [l for l in s.libs if l != "shmpi"]
     if "shmpi" in s.libs:
         head += [f"{LIB_LABEL[p]}/shmpi" for p in peers]
-        if b.reference:
-            head.append(f"shmpi/{b.reference.label}")
+        if has_ref:
+            head.append("shmpi/ref")
     body = []
     iter_notes = []
     for row in s.rows():
@@ -441,18 +495,16 @@ def render_table(s: Summary) -> str:
                 iters_here[lib] = c["iters"]
             mark = bool(c and base_iters and c["iters"] != base_iters)
             line.append(fmt_cell(c, s.attempted(lib, n), mark))
-        if b.reference:
-            if "reference" in row:
-                ref = row["reference"]
-                line.append(fmt_cell(ref, [r for r in s.runs if r["lib"] == "reference"], False))
-            else:
-                line.append("-")
+        ref_spec = b.reference_for(n)
+        if has_ref:
+            line += ([ref_spec.label, fmt_cell(row["reference"], s.reference_attempted(n), False)]
+                     if ref_spec else ["-", "-"])
         if "shmpi" in s.libs:
             for p in peers:
                 r = row["ratios"].get(f"{p}/shmpi")
                 line.append(f"{r:.2f}x" if r is not None else "-")
-            if b.reference:
-                r = row["ratios"].get(f"shmpi/{b.reference.name}")
+            if has_ref:
+                r = row["ratios"].get(f"shmpi/{ref_spec.name}") if ref_spec else None
                 line.append(f"{r:.2f}x" if r is not None else "-")
         body.append(line)
         if iters_here:
@@ -463,13 +515,14 @@ def render_table(s: Summary) -> str:
     lines.append("")
     lines.append("values in microseconds: min = best launch's best loop, med = median over rounds of each "
                  "launch's median loop; lower is better")
-    lines.append("ratios: peer median / shmpi median (>1: shmpi faster); shmpi/limit: shmpi median / "
-                 "bare-hardware median (1.0 is the floor)")
+    lines.append("ratios: peer median / shmpi median (>1: shmpi faster)"
+                 + ("; shmpi/ref: shmpi median / that rank count's bare-hardware reference median (1.0 is the floor)"
+                    if has_ref else ""))
     if iter_notes:
         lines.append("iterations per timed loop: " + "; ".join(iter_notes))
     for r in s.runs:
         if r["status"] != "ok":
-            who = LIB_LABEL.get(r["lib"], b.reference.label if b.reference else r["lib"])
+            who = run_label(b, r)
             why = (r.get("stderr_tail") or "").splitlines()
             lines.append(f"not used: round {r['round']} {who} n={r['ranks']}: {r['status']}"
                          + (f" ({why[-1].strip()})" if why else ""))
@@ -497,14 +550,13 @@ def write_svg(s: Summary, path: Path, title_extra: str) -> None:
         bars = []
         for lib in s.libs:
             c = row["libs"][lib]
-            att = s.attempted(lib, n)
-            status = "" if c else ("/".join(sorted({r["status"] for r in att})) if att else "n/a")
+            status = "" if c else status_text(s.attempted(lib, n))
             bars.append((LIB_LABEL[lib] + (f" ({c['iters']} iters)" if c and lib == "mpich" and n > ncpus() else ""),
                          LIB_COLOR[lib], c and c["median_us"], c and c["min_us"], status))
-        if b.reference and n == b.reference.ranks:
-            ref = row.get("reference")
-            bars.append((b.reference.label, REF_COLOR, ref and ref["median_us"], ref and ref["min_us"],
-                         "" if ref else "failed"))
+        if ref_spec := b.reference_for(n):
+            ref = row["reference"]
+            status = "" if ref else status_text(s.reference_attempted(n))
+            bars.append((ref_spec.label, REF_COLOR, ref and ref["median_us"], ref and ref["min_us"], status))
         over = f", {ncpus()} cpus" if n > ncpus() else ""
         groups.append((f"{n} ranks{over}", bars))
 
@@ -645,7 +697,8 @@ def main() -> int:
             skipped[l] = "not installed"
 
     binlib = a.out / "bin"
-    bins: dict[tuple[str, str], Path] = {}
+    bins: dict[tuple[str, str], Path] = {}  # (bench, library) -> executable
+    ref_bins: dict[tuple[str, str], Path] = {}  # (bench, reference name) -> executable
     for b in benches:
         for l in list(libs):
             exe = binlib / f"{Path(b.source).stem}.{l}"
@@ -656,13 +709,13 @@ def main() -> int:
                 print(f"error: building {b.source} against {LIB_LABEL[l]}:\n{msg}", file=sys.stderr)
                 if l == "shmpi":
                     shmpi_failed = True
-        if b.reference:
-            exe = binlib / Path(b.reference.source).stem
-            ok, msg = compile_one(os.environ.get("CC", "cc"), BENCH_DIR / b.reference.source, exe)
+        for ref in b.references:
+            exe = binlib / Path(ref.source).stem
+            ok, msg = compile_one(os.environ.get("CC", "cc"), BENCH_DIR / ref.source, exe)
             if ok:
-                bins[(b.name, "reference")] = exe
+                ref_bins[(b.name, ref.name)] = exe
             else:
-                print(f"error: building {b.reference.source}:\n{msg}", file=sys.stderr)
+                print(f"error: building {ref.source}:\n{msg}", file=sys.stderr)
 
     cpus = ncpus()
     versions = {l: library_version(libs_all[l], a.shmpi_build.resolve()) for l in libs}
@@ -674,62 +727,64 @@ def main() -> int:
     all_runs: dict[str, list[dict]] = {b.name: [] for b in benches}
     hung: set[tuple[str, str, int]] = set()  # a configuration that timed out is not retried
 
-    def run_sentinel(b: Bench) -> Optional[float]:
-        exe = bins.get((b.name, "reference"))
+    def scaled(r: Run) -> Run:
+        return Run(max(1, int(r.iters * a.scale)), int(r.warmup * a.scale), r.reps, r.timeout_s)
+
+    def run_sentinel(b: Bench, ref: Reference) -> Optional[float]:
+        exe = ref_bins.get((b.name, ref.name))
         if exe is None:
             return None
-        st, _, out, _, _ = run_bounded([str(exe), *b.reference.sentinel.argv()], dict(os.environ),
-                                       b.reference.sentinel.timeout_s)
-        res = parse_result(out, b.reference.name) if st == "ok" else None
+        st, _, out, _, _ = run_bounded([str(exe), *ref.argv(ref.sentinel)], dict(os.environ), ref.sentinel.timeout_s)
+        res = parse_result(out, ref.name) if st == "ok" else None
         return res["median_us"] if res else None
 
-    def launch(b: Bench, lib: str, n: int, rnd: int) -> None:
-        key = (b.name, lib) if lib != "reference" else (b.name, "reference")
-        exe = bins.get(key)
+    def launch(b: Bench, lib: str, n: int, rnd: int, ref: Optional[Reference] = None) -> None:
+        """One launch of library `lib` at n ranks, or (lib "reference") of the reference `ref`."""
+        exe = ref_bins.get((b.name, ref.name)) if ref else bins.get((b.name, lib))
         if exe is None:
             return
-        if lib == "reference":
-            r = b.reference.run
-            r = Run(max(1, int(r.iters * a.scale)), int(r.warmup * a.scale), r.reps, r.timeout_s)
-            cmd, env, tag = [str(exe), *r.argv()], dict(os.environ), b.reference.name
+        if ref:
+            r = scaled(ref.run)
+            cmd, env, tag, label = [str(exe), *ref.argv(r)], dict(os.environ), ref.name, ref.label
         else:
-            r = b.run(lib, n, cpus)
-            r = Run(max(1, int(r.iters * a.scale)), int(r.warmup * a.scale), r.reps, r.timeout_s)
+            r = scaled(b.run(lib, n, cpus))
             cmd, env = libs_all[lib].launch(n, exe, r.argv(), r.timeout_s)
-            tag = b.name
-        if (b.name, lib, n) in hung:
-            all_runs[b.name].append({"round": rnd, "lib": lib, "ranks": n, "status": "skipped (timed out before)",
-                                     "iters": r.iters, "warmup": r.warmup, "reps": r.reps, "cmd": cmd})
+            tag, label = b.name, LIB_LABEL[lib]
+        rec: dict = {"round": rnd, "lib": lib, **({"reference": ref.name} if ref else {}), "ranks": n}
+        config = (b.name, ref.name if ref else lib, n)
+        if config in hung:
+            rec.update(status="skipped (timed out before)", iters=r.iters, warmup=r.warmup, reps=r.reps, cmd=cmd)
+            all_runs[b.name].append(rec)
             return
-        sentinel = lib != "reference" and b.reference is not None and n == b.reference.ranks
-        floors = [run_sentinel(b)] if sentinel else []
+        # A library launch at a sentinel reference's rank count gets that reference right before and after.
+        guard = None if ref else b.reference_for(n)
+        guard = guard if guard and guard.sentinels else None
+        floors = [run_sentinel(b, guard)] if guard else []
         # Our own limit: the runner's --timeout (shmpi) plus a grace period for start-up/teardown.
         status, rc, out, err, wall = run_bounded(cmd, env, r.timeout_s + 30)
-        if sentinel:
-            floors.append(run_sentinel(b))
+        if guard:
+            floors.append(run_sentinel(b, guard))
         res = parse_result(out, tag) if status == "ok" else None
         if status == "ok" and (res is None or res["ranks"] != n):
             status = "no RESULT line" if res is None else f"ranks mismatch ({res['ranks']})"
-        rec = {"round": rnd, "lib": lib, "ranks": n, "status": status,
-               "returncode": rc, "iters": r.iters, "warmup": r.warmup, "reps": r.reps, "wall_s": round(wall, 3),
-               "cmd": cmd}
-        if sentinel:
+        rec.update(status=status, returncode=rc, iters=r.iters, warmup=r.warmup, reps=r.reps, wall_s=round(wall, 3),
+                   cmd=cmd)
+        if guard:
             rec["floor_us"] = floors  # the reference's median just before and just after
         if res and status == "ok":
             rec.update(min_us=res["min_us"], median_us=res["median_us"])
         else:
             rec["stderr_tail"] = tail(err) or tail(out)
             if status == "timeout":
-                hung.add((b.name, lib, n))
+                hung.add(config)
         all_runs[b.name].append(rec)
-        label = LIB_LABEL.get(lib, b.reference.label if b.reference else lib)
         if rec["status"] == "ok":
-            print(f"[round {rnd}/{a.rounds}] {b.name:8} {label:10} n={n:<3} min {fmt_us(rec['min_us']):>7} us  "
+            print(f"[round {rnd}/{a.rounds}] {b.name:8} {label:12} n={n:<3} min {fmt_us(rec['min_us']):>7} us  "
                   f"median {fmt_us(rec['median_us']):>7} us  ({r.iters} iters, {wall:.1f} s)"
-                  + (f"  [{b.reference.label} before/after: " + "/".join(fmt_us(f) for f in floors) + " us]"
-                     if sentinel else ""), flush=True)
+                  + (f"  [{guard.label} before/after: " + "/".join(fmt_us(f) for f in floors) + " us]"
+                     if guard else ""), flush=True)
         else:
-            print(f"[round {rnd}/{a.rounds}] {b.name:8} {label:10} n={n:<3} {rec['status'].upper()} "
+            print(f"[round {rnd}/{a.rounds}] {b.name:8} {label:12} n={n:<3} {rec['status'].upper()} "
                   f"(exit {rc}, {wall:.1f} s)\n    " + rec["stderr_tail"].replace("\n", "\n    "), flush=True)
 
     for rnd in range(1, a.rounds + 1):
@@ -739,12 +794,13 @@ def main() -> int:
             for n in ranks:
                 for lib in order:
                     launch(b, lib, n, rnd)
-            if b.reference:
-                launch(b, "reference", b.reference.ranks, rnd)
+            for ref in b.references:
+                if ref.ranks in ranks:  # a reference for a rank count not run would be shown nowhere
+                    launch(b, "reference", ref.ranks, rnd, ref)
 
     for b in benches:
         for r in check_plausibility(b, all_runs[b.name]):
-            who = LIB_LABEL.get(r["lib"], b.reference.label if b.reference else r["lib"])
+            who = run_label(b, r)
             print(f"WARNING: round {r['round']} {who} n={r['ranks']}: {r['status']}: {r['stderr_tail']}; not used",
                   flush=True)
 
@@ -773,7 +829,9 @@ def main() -> int:
             "host": {"node": platform.node(), "cpus": cpus, "cpu_model": _cpu_model(), "kernel": platform.release()},
             "config": {"rounds": a.rounds, "ranks": ranks, "libs": libs, "skipped": skipped, "scale": a.scale,
                        "cflags": CFLAGS, "versions": versions},
-            "summary": s.rows(), "reference": b.reference.name if b.reference else None,
+            "summary": s.rows(),
+            "references": [{"name": ref.name, "label": ref.label, "source": ref.source, "ranks": ref.ranks,
+                            "sentinels": ref.sentinels, "summary": s.reference(ref.ranks)} for ref in b.references],
             "targets": targets, "runs": runs,
         }
         jpath, spath = a.out / f"{b.name}.json", a.out / f"{b.name}.svg"
