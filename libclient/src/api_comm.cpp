@@ -30,7 +30,7 @@ extern "C" int PMPI_Barrier(MPI_Comm comm) {
   CommObj* c = initialized_comm_arg(comm, "MPI_Barrier", rc);
   if (c == nullptr) return rc;
   if (c == &g_self) return MPI_SUCCESS;
-  if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo)) {
+  if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) {
     return raise(c, MPI_ERR_PROC_ABORTED, "MPI_Barrier: job aborted: " + abort_reason());
   }
   return MPI_SUCCESS;

@@ -150,10 +150,18 @@ bool join_job(std::string& why) {
   g_wait.segment_base = g_rt.seg.base();
   set_wait_budget(g_rt.size);
   g_rt.barrier_algo = barrier_algo(g_rt.seg);
+  // The broker wrote every rank's core into its slot before any rank joined.
+  g_rt.core_mates = {};
+  if (g_rt.core >= 0) {
+    g_rt.core_mates.known = true;
+    for (std::uint32_t r = 0; r < g_rt.size; ++r) {
+      if (r != g_rt.rank && g_rt.seg.slot(r).core == g_rt.core) g_rt.core_mates.slots.push_back(&g_rt.seg.slot(r));
+    }
+  }
   g_rt.seg.slot(g_rt.rank).state.store(static_cast<std::uint32_t>(RankState::running), std::memory_order_release);
   // MPI_Init returns only when every rank has joined: from here on every rank slot is
   // filled and any peer's death is the broker's to report.
-  if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo)) {
+  if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) {
     why = "job aborted during MPI_Init: " + abort_reason();
     return false;
   }
@@ -162,7 +170,7 @@ bool join_job(std::string& why) {
 }
 
 bool leave_job(std::string& why) {
-  if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo)) {
+  if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) {
     why = "job aborted during MPI_Finalize: " + abort_reason();
     return false;
   }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "shm_layout/segment_file.hpp"
+#include "barrier.hpp"
 #include "shm_layout/segment_view.hpp"
 
 namespace shmpi::client {
@@ -29,6 +30,7 @@ struct Runtime {
   void* private_segment = nullptr;  // singleton jobs
   layout::SegmentView seg;
   layout::BarrierAlgo barrier_algo = layout::BarrierAlgo::dissemination;
+  CoreMates core_mates;  // ranks pinned to our core (found once at MPI_Init)
 };
 extern Runtime g_rt;
 

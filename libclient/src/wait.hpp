@@ -86,23 +86,46 @@ inline void signal_flag(layout::Flag& f, std::uint32_t value) {
   pay_wake(f);
 }
 
+// The default answer to "does a rank sharing my core still need it?": assume so.
+struct AssumeCoreNeeded {
+  bool operator()() const { return true; }
+};
+
+// Pause iterations a waiter spins once every rank sharing its core is waiting too, so
+// yielding would only hand the core to another waiter; ~0.5 ms, then it sleeps.
+inline constexpr std::uint32_t kIdleSpinLimit = 10000;
+
 // Waits until reached(flag.value, target). Returns false if the job was aborted.
-// `owed`: a flag this rank posted and has not paid the wake for; paid on every exit
-// and before sleeping.
-inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed = nullptr) {
-  for (std::uint32_t i = 0;; ++i) {
+// Spins spin_limit times, then (oversubscribed) yields up to yield_limit times while
+// `core_needed()` says a rank sharing the core has work to do, else spins on; then
+// sleeps. `owed`: a flag this rank posted and has not paid the wake for; paid on every
+// exit and before sleeping.
+template <class CoreNeeded = AssumeCoreNeeded>
+inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed = nullptr,
+                      CoreNeeded core_needed = {}) {
+  std::uint32_t spins = 0, yields = 0, idle = 0;
+  for (;;) {
     const std::uint32_t v = f.value.load(std::memory_order_acquire);
     if (reached(v, target) || job_aborted()) {
       if (owed != nullptr) pay_wake(*owed);
       return reached(v, target);
     }
-    if (i < g_wait.spin_limit) {
+    if (spins < g_wait.spin_limit) {
+      ++spins;
       cpu_relax();
       continue;
     }
-    if (i < g_wait.spin_limit + g_wait.yield_limit) {
-      sched_yield();
-      continue;
+    if (yields < g_wait.yield_limit) {
+      if (core_needed()) {
+        ++yields;
+        sched_yield();
+        continue;
+      }
+      if (idle < kIdleSpinLimit) {
+        ++idle;
+        cpu_relax();
+        continue;
+      }
     }
     if (owed != nullptr) {
       pay_wake(*owed);

@@ -42,7 +42,7 @@ inline constexpr std::uint64_t kLayoutChecksum = fnv1a({
     sizeof(RankSlot), offsetof(RankSlot, state), offsetof(RankSlot, pid),
     offsetof(RankSlot, core), offsetof(RankSlot, numa_node),
     offsetof(RankSlot, barriers_entered), offsetof(RankSlot, barriers_completed),
-    offsetof(RankSlot, waiting_in), offsetof(RankSlot, parked_on),
+    offsetof(RankSlot, waiting_in), offsetof(RankSlot, parked_on), offsetof(RankSlot, barriers_arrived),
     offsetof(RankSlot, barrier_round),
 });
 

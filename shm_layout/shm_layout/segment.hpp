@@ -8,7 +8,7 @@
 //   flag      a 32-bit word that one process writes (monotonic generation counts, never
 //             reset) and others wait on; a futex word, so waiters can sleep on it.
 //
-// Map (layout version 1), all parts page aligned so NUMA placement can act per part:
+// Map (layout version 2), all parts page aligned so NUMA placement can act per part:
 //   [0, 4096)                     JobHeader: identity, abort word, central barrier
 //   [rank_table_offset, +n*4096)  RankSlot[n]: one page per rank, placed on its NUMA node
 //   [segment_size)                end
@@ -29,7 +29,7 @@ inline constexpr std::size_t kPage = 4096;
 
 // "SHMPISEG" read as a little-endian u64.
 inline constexpr std::uint64_t kMagic = 0x474553495048'5348ull;
-inline constexpr std::uint32_t kLayoutVersion = 1;
+inline constexpr std::uint32_t kLayoutVersion = 2;
 
 // Upper bounds the broker enforces before sizing a segment.
 inline constexpr std::uint32_t kMaxRanks = 4096;
@@ -147,7 +147,10 @@ struct alignas(kPage) RankSlot {
   // Offset of the futex word this rank sleeps on (0 = awake). The broker wakes it
   // when it aborts the job; it validates the offset before use (never trusts it).
   std::atomic<std::uint64_t> parked_on;
-  std::uint8_t pad1[kCacheLine - 32];
+  // Central barrier: barriers this rank has arrived at (counted after its ticket), so a
+  // waiter can tell whether the ranks sharing its core still need the core.
+  std::atomic<std::uint64_t> barriers_arrived;
+  std::uint8_t pad1[kCacheLine - 40];
   // lines 2..: dissemination barrier, round k's flag written by this rank only.
   Flag barrier_round[kMaxBarrierRounds];
   std::uint8_t tail[kPage - (2 + kMaxBarrierRounds) * kCacheLine];
@@ -155,6 +158,7 @@ struct alignas(kPage) RankSlot {
 static_assert(sizeof(RankSlot) == kPage && alignof(RankSlot) == kPage);
 static_assert(offsetof(RankSlot, barriers_entered) == kCacheLine);
 static_assert(offsetof(RankSlot, parked_on) == kCacheLine + 24);
+static_assert(offsetof(RankSlot, barriers_arrived) == kCacheLine + 32);
 static_assert(offsetof(RankSlot, barrier_round) == 2 * kCacheLine);
 
 inline constexpr std::uint64_t kRankTableOffset = sizeof(JobHeader);

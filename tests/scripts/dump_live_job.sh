@@ -13,13 +13,14 @@ id=$(awk -v pid=$job '$3 == pid {print $1}' "$scratch/list")
 cat "$scratch/table"
 [ "$(grep -c ' running ' "$scratch/table")" -eq 4 ] || fail "expected 4 running ranks"
 "$SHMPI_DUMP" --json "$id" > "$scratch/json" || fail "json dump failed"
-python3 - "$scratch/json" <<'PY' || fail "bad JSON"
+python3 - "$scratch/json" "$("$FAKE_SEGMENT" --layout-version)" <<'PY' || fail "bad JSON"
 import json, sys
 j = json.load(open(sys.argv[1]))
+layout = int(sys.argv[2])
 assert j["nranks"] == 4 and len(j["ranks"]) == 4, j
 assert all(r["state"] == "running" and r["alive"] and r["pid"] > 0 for r in j["ranks"]), j
 assert all(r["barriers_completed"] >= 1 for r in j["ranks"]), j  # MPI_Init's barrier
-assert j["aborted"] is False and j["layout_version"] == 1
+assert j["aborted"] is False and j["layout_version"] == layout
 PY
 "$SHMPI_DUMP" --json > "$scratch/all" && python3 -c "import json,sys; json.load(open('$scratch/all'))" \
   || fail "json listing is not JSON"

@@ -2,6 +2,7 @@
 //   make_fake_segment --version N      header claims layout version N
 //   make_fake_segment --broker-pid P   valid header, created by broker pid P, whose
 //                                      only rank (pid P too) is running
+//   make_fake_segment --layout-version prints this build's layout version, creates nothing
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,10 @@
 #include "shmpi_common/paths.hpp"
 
 int main(int argc, char** argv) {
+  if (argc == 2 && std::strcmp(argv[1], "--layout-version") == 0) {
+    std::printf("%u\n", shmpi::layout::kLayoutVersion);
+    return 0;
+  }
   const bool version = argc == 3 && std::strcmp(argv[1], "--version") == 0;
   const bool broker = argc == 3 && std::strcmp(argv[1], "--broker-pid") == 0;
   if (!version && !broker) {
