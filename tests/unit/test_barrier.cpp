@@ -82,14 +82,20 @@ int run_ranks(std::uint32_t n, Body body) {
 }
 
 void check_synchronizes(std::uint32_t n, BarrierAlgo algo, std::uint32_t spin, std::uint32_t yield = 0,
-                        bool asym = false) {
+                        bool asym = false, bool one_core = false) {
   Job job(n, algo);
   const auto t0 = std::chrono::steady_clock::now();
   const int bad = run_ranks(n, [&](std::uint32_t rank) {
     job.enter_as(rank, spin, yield, asym);
+    // one_core: every rank believes all others share its core (the yield hint's path).
+    client::CoreMates mates;
+    mates.known = one_core;
+    for (std::uint32_t r = 0; one_core && r < n; ++r) {
+      if (r != rank) mates.slots.push_back(&job.view().slot(r));
+    }
     for (int i = 0; i < kIters; ++i) {
       job.shared->arrived[i].fetch_add(1);
-      if (!client::world_barrier(job.view(), rank, algo)) return 2;
+      if (!client::world_barrier(job.view(), rank, algo, mates)) return 2;
       // Everyone must have arrived at barrier i before anyone leaves it.
       if (job.shared->arrived[i].load() != n) job.shared->failures.fetch_add(1);
     }
@@ -124,6 +130,8 @@ TEST_CASE("central barrier synchronizes (2, 3, 8 ranks; spinning and sleeping)")
     check_synchronizes(n, BarrierAlgo::central, 8, 64);  // the oversubscribed budget: spin, yield, sleep
     check_synchronizes(n, BarrierAlgo::central, 0, 0, true);  // membarrier handshake
     check_synchronizes(n, BarrierAlgo::central, 8, 64, true);
+    check_synchronizes(n, BarrierAlgo::central, 8, 64, true, true);  // yield only while a core-mate needs it
+    check_synchronizes(n, BarrierAlgo::central, 0, 4, false, true);
   }
 }
 
