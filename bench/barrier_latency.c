@@ -13,28 +13,12 @@
  *
  * min and median are over the REPETITIONS loops.
  */
+#include "bench_util.h"  /* first: it selects POSIX for clock_gettime */
+
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#define MAX_REPS 101
-
-static int cmp_double(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static double median_of_sorted(const double* v, int n) {
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static long parse_arg(int argc, char** argv, int i, long dflt, long lo, long hi, int* ok) {
-  if (argc <= i) return dflt;
-  char* end = NULL;
-  const long v = strtol(argv[i], &end, 10);
-  if (end == argv[i] || *end != '\0' || v < lo || v > hi) *ok = 0;
-  return v;
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -65,10 +49,7 @@ int main(int argc, char** argv) {
   }
 
   if (rank == 0) {
-    qsort(per_barrier_us, (size_t)reps, sizeof per_barrier_us[0], cmp_double);
-    printf("RESULT bench=barrier ranks=%d min_us=%.4f median_us=%.4f iters=%ld\n", size, per_barrier_us[0],
-           median_of_sorted(per_barrier_us, reps), iters);
-    fflush(stdout);
+    print_result("barrier", size, per_barrier_us, reps, iters);
   }
   MPI_Finalize();
   return 0;

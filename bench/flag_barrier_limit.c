@@ -29,7 +29,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_REPS 101
+#include "bench_util.h"
+
 #define CACHE_LINE 64
 
 struct flag {
@@ -82,25 +83,6 @@ static void pin_to(int cpu) {
   CPU_SET(cpu, &set);
   if (sched_setaffinity(0, sizeof set, &set) != 0)
     fprintf(stderr, "flag_barrier_limit: warning: cannot pin to CPU %d: %s\n", cpu, strerror(errno));
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static long parse_arg(int argc, char** argv, int i, long dflt, long lo, long hi, int* ok) {
-  if (argc <= i) return dflt;
-  char* end = NULL;
-  const long v = strtol(argv[i], &end, 10);
-  if (end == argv[i] || *end != '\0' || v < lo || v > hi) *ok = 0;
-  return v;
 }
 
 int main(int argc, char** argv) {
@@ -159,10 +141,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "flag_barrier_limit: the child failed\n");
     return 1;
   }
-  qsort(per_barrier_us, (size_t)reps, sizeof per_barrier_us[0], cmp_double);
-  const double median =
-      reps % 2 ? per_barrier_us[reps / 2] : 0.5 * (per_barrier_us[reps / 2 - 1] + per_barrier_us[reps / 2]);
-  printf("RESULT bench=flag_limit ranks=2 min_us=%.4f median_us=%.4f iters=%ld\n", per_barrier_us[0], median, iters);
+  print_result("flag_limit", 2, per_barrier_us, reps, iters);
   munmap(s, sizeof *s);
   return 0;
 }

@@ -39,7 +39,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_REPS 101
+#include "bench_util.h"
+
 #define MAX_PROCS 1024
 #define CACHE_LINE 64
 
@@ -75,25 +76,6 @@ static void barrier(struct shared* s, uint64_t k, uint64_t nprocs) {
       check_children();
     }
   }
-}
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void* a, const void* b) {
-  const double x = *(const double*)a, y = *(const double*)b;
-  return (x > y) - (x < y);
-}
-
-static long parse_arg(int argc, char** argv, int i, long dflt, long lo, long hi, int* ok) {
-  if (argc <= i) return dflt;
-  char* end = NULL;
-  const long v = strtol(argv[i], &end, 10);
-  if (end == argv[i] || *end != '\0' || v < lo || v > hi) *ok = 0;
-  return v;
 }
 
 int main(int argc, char** argv) {
@@ -186,10 +168,7 @@ int main(int argc, char** argv) {
     fprintf(stderr, "switch_floor: a child failed\n");
     return 1;
   }
-  qsort(per_round_us, (size_t)reps, sizeof per_round_us[0], cmp_double);
-  const double median = reps % 2 ? per_round_us[reps / 2] : 0.5 * (per_round_us[reps / 2 - 1] + per_round_us[reps / 2]);
-  printf("RESULT bench=switch_floor ranks=%d min_us=%.4f median_us=%.4f iters=%ld\n", nprocs, per_round_us[0], median,
-         iters);
+  print_result("switch_floor", nprocs, per_round_us, reps, iters);
   munmap(s, sizeof *s);
   return 0;
 }
