@@ -49,4 +49,11 @@ kill -TERM $fg
 wait $fg
 [ ! -S "$SHMPI_RUNTIME_DIR/broker.sock" ] || fail "socket left after SIGTERM"
 grep -q "shutting down" "$scratch/fg.log" || fail "no shutdown log"
+
+# A runtime directory deeper than a Unix socket path may be (108 bytes) still works.
+deep="$scratch/$(printf 'd%.0s' $(seq 70))/$(printf 'e%.0s' $(seq 70))"
+mkdir -p "$deep" && chmod 700 "$deep"
+SHMPI_RUNTIME_DIR=$deep "$SHMPIRUN" -n 2 "$TEST_BIN/hello" 2 "$scratch" > /dev/null \
+  || fail "job with a ${#deep}-byte runtime directory failed"
+[ -S "$deep/broker.sock" ] || fail "no broker socket in the deep runtime directory"
 echo "ok"
