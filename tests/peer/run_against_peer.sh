@@ -10,7 +10,7 @@ command -v "mpicc.$peer" > /dev/null && command -v "mpirun.$peer" > /dev/null ||
 work=$(mktemp -d /tmp/shmpi-peer.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL ($peer): $*" >&2; exit 1; }
-for p in hello barrier_loop die_in_barrier abort_one errhandlers init_thread print_core; do
+for p in hello barrier_loop die_in_barrier abort_one errhandlers init_thread print_core datatypes; do
   "mpicc.$peer" -std=gnu11 -Wall -Wextra -Werror -O2 -o "$work/$p" "$src/$p.c" || fail "$p does not build"
 done
 if [ "$peer" = openmpi ]; then
@@ -29,6 +29,12 @@ done
 run -n 8 "$work/barrier_loop" 200 20 "$work" 0 || fail "barrier_loop at 8 ranks"
 run -n 2 "$work/errhandlers" || fail "errhandlers"
 run -n 2 "$work/init_thread" || fail "init_thread"
+# datatypes.c: DATATYPES_PEER skips shmpi's promises beyond the standard; the others
+# tolerate MPICH 4.0 deviations from the standard (see the comments in datatypes.c).
+if [ "$peer" = mpich ]; then
+  export DATATYPES_SET_ELEMENTS_BY_SIZE=1 DATATYPES_PACK_REJECTS_BOTTOM=1 DATATYPES_STRUCT_UB_FROM_DATA=1
+fi
+DATATYPES_PEER=1 run -n 1 "$work/datatypes" || fail "datatypes"
 run -n 4 "$work/die_in_barrier" > /dev/null 2>&1 && fail "die_in_barrier: job exited 0 after a rank was killed"
 run -n 4 "$work/abort_one" > /dev/null 2>&1
 rc=$?

@@ -1,0 +1,145 @@
+// One definition per op: a functor with `applies<Family>` (which element families it can
+// compute) and `apply(a, b)` giving `a op b` for one element, a = in[i], b = inout[i].
+// The semantics are documented in op_table.hpp; tests/ops/reference.hpp restates them
+// independently.
+//
+// Everything here has internal linkage on purpose (anonymous namespace in a header): it is
+// included only by kernels.cpp, which is compiled once per ISA with different -m flags.
+// With external linkage the three builds' inline instantiations would be COMDAT-merged by
+// the linker, and e.g. the baseline table could end up calling an AVX-512 copy.
+#pragma once
+
+#include <type_traits>
+
+#include "ops/elem_types.hpp"
+
+namespace shmpi::ops {
+namespace {
+
+// Integer arithmetic wraps modulo 2^bits: compute in an unsigned type at least as wide as
+// unsigned int (u16 * u16 would otherwise be promoted to int and could overflow), then
+// convert back (modular since C++20).
+template <class T>
+using Wide = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+
+template <class T>
+[[gnu::always_inline]] inline bool is_nan(T x) {
+  if constexpr (std::is_floating_point_v<T>) return x != x;
+  else return false;
+}
+
+template <Family F, Family... Fs>
+inline constexpr bool one_of = ((F == Fs) || ...);
+
+// (a > b || a != a) ? a : b, written as the IEEE max (b when unordered or equal) and a
+// NaN override: GCC turns this form into one compare plus a masked vmaxpd, where the
+// one-expression form cost two compares, a kor and a blend (0.57x the plain add loop at
+// 4 KiB instead of ~1x).
+struct Max {
+  template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::floating>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
+    const T m = a > b ? a : b;
+    if constexpr (std::is_floating_point_v<T>) return a != a ? a : m;
+    else return m;
+  }
+};
+
+struct Min {
+  template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::floating>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
+    const T m = a < b ? a : b;
+    if constexpr (std::is_floating_point_v<T>) return a != a ? a : m;
+    else return m;
+  }
+};
+
+struct Sum {
+  template <Family F>
+  static constexpr bool applies = one_of<F, Family::integer, Family::floating, Family::complex>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(Wide<T>(a) + Wide<T>(b));
+    else return a + b;
+  }
+  template <class T> [[gnu::always_inline]] static Complex<T> apply(Complex<T> a, Complex<T> b) {
+    return {a.re + b.re, a.im + b.im};
+  }
+};
+
+struct Prod {
+  template <Family F>
+  static constexpr bool applies = one_of<F, Family::integer, Family::floating, Family::complex>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(Wide<T>(a) * Wide<T>(b));
+    else return a * b;
+  }
+  // The barriers keep each product rounded on its own: GCC 12's vectorizer recognizes
+  // the complex multiplication and emits vfmaddsub despite -ffp-contract=off, which made
+  // the AVX-512 body round differently from the scalar tail (tests/ops caught it).
+  template <class T> [[gnu::always_inline]] static Complex<T> apply(Complex<T> a, Complex<T> b) {
+    return {__builtin_assoc_barrier(a.re * b.re) - __builtin_assoc_barrier(a.im * b.im),
+            __builtin_assoc_barrier(a.re * b.im) + __builtin_assoc_barrier(a.im * b.re)};
+  }
+};
+
+// Logical ops: any non-zero element is true; the result is 0 or 1.
+struct Land {
+  template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::logical>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
+    return static_cast<T>((a != 0) & (b != 0));
+  }
+};
+struct Lor {
+  template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::logical>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
+    return static_cast<T>((a != 0) | (b != 0));
+  }
+};
+struct Lxor {
+  template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::logical>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
+    return static_cast<T>((a != 0) ^ (b != 0));
+  }
+};
+
+struct Band {
+  template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::byte>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) { return static_cast<T>(a & b); }
+};
+struct Bor {
+  template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::byte>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) { return static_cast<T>(a | b); }
+};
+struct Bxor {
+  template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::byte>;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T b) { return static_cast<T>(a ^ b); }
+};
+
+// Lexicographic on (value, index): the winning pair is copied whole.
+struct Minloc {
+  template <Family F> static constexpr bool applies = F == Family::pair;
+  template <class P> [[gnu::always_inline]] static P apply(P a, P b) {
+    const bool take_a = (a.value < b.value) | ((a.value == b.value) & (a.index < b.index)) |
+                        is_nan(a.value);
+    return take_a ? a : b;
+  }
+};
+struct Maxloc {
+  template <Family F> static constexpr bool applies = F == Family::pair;
+  template <class P> [[gnu::always_inline]] static P apply(P a, P b) {
+    const bool take_a = (a.value > b.value) | ((a.value == b.value) & (a.index < b.index)) |
+                        is_nan(a.value);
+    return take_a ? a : b;
+  }
+};
+
+struct Replace {
+  template <Family> static constexpr bool applies = true;
+  template <class T> [[gnu::always_inline]] static T apply(T a, T) { return a; }
+};
+
+struct NoOp {
+  template <Family> static constexpr bool applies = true;
+};
+
+}  // namespace
+}  // namespace shmpi::ops

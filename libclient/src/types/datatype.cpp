@@ -1,0 +1,155 @@
+// Datatype handles: predefined objects, the registry of live derived types, reference
+// counts.
+#include "types/datatype.hpp"
+
+#include <array>
+#include <mutex>
+#include <unordered_set>
+
+#include "types/basic_types.hpp"
+
+namespace shmpi::client::types {
+namespace {
+
+std::recursive_mutex g_mutex;  // recursive: destroying a type releases its children
+std::unordered_set<Datatype*> g_handles;  // derived types with handle_refs > 0
+std::size_t g_live = 0;  // derived types not yet destroyed
+
+using PredefinedTable = std::array<Datatype*, kLastPredefinedType - kFirstPredefinedType + 1>;
+
+Flat* basic_flat(const BasicInfo& b) {
+  auto* f = new Flat;
+  if (b.first == 0) {
+    f->blocks.push_back({0, b.size});
+    f->elems.push_back({0, 1, b.handle, b.size});
+  } else {
+    const BasicInfo* x = basic_info(std::uintptr_t{b.first});
+    const BasicInfo* y = basic_info(std::uintptr_t{b.second});
+    f->blocks.push_back({0, x->size});
+    if (b.second_offset == x->size) {
+      f->blocks[0].length += y->size;
+    } else {
+      f->blocks.push_back({b.second_offset, y->size});
+    }
+    if (x->handle == y->handle && b.second_offset == x->size) {
+      f->elems.push_back({0, 2, x->handle, x->size});
+    } else {
+      f->elems.push_back({0, 1, x->handle, x->size});
+      f->elems.push_back({b.second_offset, 1, y->handle, y->size});
+    }
+  }
+  f->uniform_length = f->blocks.size() == 1 || f->blocks[0].length == f->blocks[1].length ? f->blocks[0].length : 0;
+  return f;
+}
+
+PredefinedTable make_predefined() {
+  PredefinedTable t{};
+  for (std::uintptr_t v = kFirstPredefinedType; v <= kLastPredefinedType; ++v) {
+    const BasicInfo* b = basic_info(v);
+    if (b == nullptr) continue;
+    // Never destroyed: predefined types live as long as the process.
+    auto* d = new Datatype;
+    d->handle = reinterpret_cast<MPI_Datatype>(v);
+    d->predefined = true;
+    d->committed = true;
+    d->size = b->size;
+    d->lb = 0;
+    d->ub = b->extent;
+    d->true_lb = 0;
+    d->true_ub = b->first == 0 ? b->size : b->second_offset + basic_info(std::uintptr_t{b->second})->size;
+    d->align = b->align;
+    d->elements = b->first == 0 ? 1 : 2;
+    d->basic = v;
+    d->name = b->name;
+    d->flat.reset(basic_flat(*b));
+    t[v - kFirstPredefinedType] = d;
+  }
+  return t;
+}
+
+const PredefinedTable g_predefined = make_predefined();
+
+void destroy(Datatype* t) {
+  --g_live;
+  for (Datatype* c : t->children) release_internal(c);
+  for (Datatype* c : t->layout.types) release_internal(c);
+  delete t;
+}
+
+}  // namespace
+
+bool Datatype::contiguous() const {
+  return flat && flat->blocks.size() == 1 && flat->blocks[0].offset == lb && flat->blocks[0].length == ub - lb;
+}
+
+Datatype* lookup(MPI_Datatype h) {
+  const auto v = reinterpret_cast<std::uintptr_t>(h);
+  if (v == 0) return nullptr;
+  if (is_predefined_value(h)) {
+    return v >= kFirstPredefinedType && v <= kLastPredefinedType ? g_predefined[v - kFirstPredefinedType] : nullptr;
+  }
+  std::lock_guard<std::recursive_mutex> lock(g_mutex);
+  auto* p = reinterpret_cast<Datatype*>(h);
+  return g_handles.count(p) ? p : nullptr;
+}
+
+Datatype* lookup_committed(MPI_Datatype h) {
+  Datatype* t = lookup(h);
+  return t != nullptr && t->committed ? t : nullptr;
+}
+
+MPI_Datatype publish(std::unique_ptr<Datatype> t) {
+  Datatype* p = t.release();
+  p->handle = reinterpret_cast<MPI_Datatype>(p);
+  p->handle_refs = 1;
+  std::lock_guard<std::recursive_mutex> lock(g_mutex);
+  ++g_live;
+  g_handles.insert(p);
+  return p->handle;
+}
+
+MPI_Datatype add_handle(Datatype* t) {
+  if (t->predefined) return t->handle;
+  std::lock_guard<std::recursive_mutex> lock(g_mutex);
+  if (t->handle_refs++ == 0) g_handles.insert(t);
+  return t->handle;
+}
+
+bool release_handle(Datatype* t) {
+  if (t->predefined) return false;
+  std::lock_guard<std::recursive_mutex> lock(g_mutex);
+  if (--t->handle_refs == 0) {
+    g_handles.erase(t);
+    if (t->internal_refs == 0) destroy(t);
+  }
+  return true;
+}
+
+void retain_internal(Datatype* t) {
+  if (t->predefined) return;
+  std::lock_guard<std::recursive_mutex> lock(g_mutex);
+  ++t->internal_refs;
+}
+
+void release_internal(Datatype* t) {
+  if (t->predefined) return;
+  std::lock_guard<std::recursive_mutex> lock(g_mutex);
+  if (--t->internal_refs == 0 && t->handle_refs == 0) destroy(t);
+}
+
+std::size_t live_derived_types() {
+  std::lock_guard<std::recursive_mutex> lock(g_mutex);
+  return g_live;
+}
+
+Datatype* adopt_internal(std::unique_ptr<Datatype> t) {
+  Datatype* p = t.release();
+  p->handle = MPI_DATATYPE_NULL;
+  p->handle_refs = 0;
+  p->internal_refs = 0;
+  std::lock_guard<std::recursive_mutex> lock(g_mutex);
+  ++g_live;
+  return p;
+}
+
+}  // namespace shmpi::client::types
