@@ -1121,6 +1121,25 @@ int MPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype,
 int PMPI_Status_set_elements_c(MPI_Status *status, MPI_Datatype datatype,
                                MPI_Count count);
 
+/* ---- Reduction operations (MPI-4.1 6.9) ---------------------------------- */
+
+int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int PMPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
+int PMPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op);
+int MPI_Op_free(MPI_Op *op);
+int PMPI_Op_free(MPI_Op *op);
+int MPI_Op_commutative(MPI_Op op, int *commute);
+int PMPI_Op_commutative(MPI_Op op, int *commute);
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
+                     MPI_Datatype datatype, MPI_Op op);
+int PMPI_Reduce_local(const void *inbuf, void *inoutbuf, int count,
+                      MPI_Datatype datatype, MPI_Op op);
+int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
+                       MPI_Datatype datatype, MPI_Op op);
+int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
+                        MPI_Datatype datatype, MPI_Op op);
+
 #if defined(__cplusplus)
 } /* extern "C" */
 #endif

@@ -1,0 +1,62 @@
+#include "op_objects.hpp"
+
+#include <mutex>
+#include <unordered_set>
+
+namespace shmpi::client {
+namespace {
+
+using ops::OpKind;
+
+struct Predefined {
+  MPI_Op handle;
+  OpObj obj;
+};
+
+Predefined g_predefined[] = {
+    {MPI_MAX, {false, OpKind::max}},       {MPI_MIN, {false, OpKind::min}},
+    {MPI_SUM, {false, OpKind::sum}},       {MPI_PROD, {false, OpKind::prod}},
+    {MPI_LAND, {false, OpKind::land}},     {MPI_BAND, {false, OpKind::band}},
+    {MPI_LOR, {false, OpKind::lor}},       {MPI_BOR, {false, OpKind::bor}},
+    {MPI_LXOR, {false, OpKind::lxor}},     {MPI_BXOR, {false, OpKind::bxor}},
+    {MPI_MINLOC, {false, OpKind::minloc}}, {MPI_MAXLOC, {false, OpKind::maxloc}},
+    {MPI_REPLACE, {false, OpKind::replace}}, {MPI_NO_OP, {false, OpKind::no_op}},
+};
+
+std::mutex g_mutex;
+std::unordered_set<OpObj*> g_user_ops;  // live user ops (handle or call references)
+
+}  // namespace
+
+OpObj* acquire_op(MPI_Op op) {
+  for (Predefined& p : g_predefined) {
+    if (p.handle == op) return &p.obj;
+  }
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto* o = reinterpret_cast<OpObj*>(op);
+  if (g_user_ops.count(o) == 0) return nullptr;
+  o->refs.fetch_add(1, std::memory_order_relaxed);
+  return o;
+}
+
+void release_op(OpObj* o) {
+  if (!o->user) return;
+  if (o->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    g_user_ops.erase(o);
+    delete o;
+  }
+}
+
+MPI_Op new_user_op(MPI_User_function* fn, MPI_User_function_c* fn_c, bool commute) {
+  auto* o = new OpObj;
+  o->user = true;
+  o->fn = fn;
+  o->fn_c = fn_c;
+  o->commute = commute;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_user_ops.insert(o);
+  return reinterpret_cast<MPI_Op>(o);
+}
+
+}  // namespace shmpi::client

@@ -1,0 +1,30 @@
+// MPI_Op handles: the predefined ops map to the op engine's OpKind; user ops
+// (MPI_Op_create, _c) are registry-checked objects, like errhandlers.
+#pragma once
+
+#include <mpi.h>
+
+#include <atomic>
+
+#include "ops/op_kinds.hpp"
+
+namespace shmpi::client {
+
+struct OpObj {
+  bool user = false;
+  ops::OpKind kind = ops::OpKind::sum;      // predefined ops
+  MPI_User_function* fn = nullptr;          // MPI_Op_create
+  MPI_User_function_c* fn_c = nullptr;      // MPI_Op_create_c
+  bool commute = true;
+  // The user's handle plus each call using the op: MPI_Op_free while a call runs leaves
+  // the op valid until that call ends (MPI-4.1 6.9.5).
+  std::atomic<int> refs{1};
+};
+
+// nullptr if `op` is not a valid op handle (MPI_OP_NULL included). A user op returned
+// here holds a reference the caller drops with release_op().
+OpObj* acquire_op(MPI_Op op);
+void release_op(OpObj* o);
+MPI_Op new_user_op(MPI_User_function* fn, MPI_User_function_c* fn_c, bool commute);
+
+}  // namespace shmpi::client
