@@ -54,9 +54,10 @@ class Run:
     warmup: int
     reps: int = 5
     timeout_s: float = 120.0
+    extra: list[str] = field(default_factory=list)  # program arguments after the three counts
 
     def argv(self) -> list[str]:
-        return [str(self.iters), str(self.warmup), str(self.reps)]
+        return [str(self.iters), str(self.warmup), str(self.reps), *self.extra]
 
 
 @dataclass
@@ -94,6 +95,8 @@ class Bench:
     references: list[Reference] = field(default_factory=list)  # at most one per rank count
     targets: list[Target] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    ranks: Optional[list[int]] = None  # its own rank counts instead of --ranks (e.g. [1])
+    group: Optional[str] = None  # --bench selects a whole group by this name too
 
     def __post_init__(self) -> None:
         counts = [r.ranks for r in self.references]
@@ -149,6 +152,29 @@ def _target_8_vs_peers(s: "Summary"):
     return best[0] >= 3.0 * sh, f"{LIB_LABEL[best[1]]}/shmpi = {best[0] / sh:.2f} (target >= 3.00)"
 
 
+def _reduce_local_run(op: str, typ: str, nbytes: int) -> Callable[[str, int, int], Run]:
+    # ~20-50 ms per timed loop at every size; one rank, so no library busy-polls.
+    iters = max(2, min(20000, (80 << 20) // nbytes))
+    return lambda lib, ranks, cpus: Run(iters=iters, warmup=max(1, iters // 10), timeout_s=120,
+                                        extra=[op, typ, str(nbytes)])
+
+
+def _reduce_local_vs_peers(s: "Summary"):
+    sh, best = _median(s, "shmpi", 1), _fastest_peer(s, 1)
+    if sh is None or best is None:
+        return None, "not measured"
+    return sh <= best[0], f"{LIB_LABEL[best[1]]}/shmpi = {best[0] / sh:.2f} (target >= 1.00)"
+
+
+REDUCE_LOCAL_BENCHES = [
+    Bench(name=f"reduce_local_{op}_{typ}_{nbytes}", group="reduce_local",
+          metric=f"MPI_Reduce_local MPI_{op.upper()} {typ}, {nbytes >> 10} KiB (us per call)",
+          source="reduce_local.c", run=_reduce_local_run(op, typ, nbytes), ranks=[1],
+          targets=[Target("no slower than either peer", _reduce_local_vs_peers)])
+    for op, typ in [("sum", "double"), ("sum", "float"), ("sum", "int32"), ("sum", "int64"), ("max", "double")]
+    for nbytes in [4 << 10, 256 << 10, 8 << 20, 64 << 20]
+]
+
 BENCHMARKS: list[Bench] = [
     Bench(
         name="barrier",
@@ -172,7 +198,7 @@ BENCHMARKS: list[Bench] = [
         ],
         notes=["per-barrier latency on rank 0; min and median over 5 timed loops per launch"],
     ),
-]
+] + REDUCE_LOCAL_BENCHES
 
 # ----------------------------------------------------------------------------------------
 # Libraries: how to compile and launch.
@@ -655,7 +681,8 @@ def main() -> int:
     ap.add_argument("--ranks", default="2,8", help="comma-separated rank counts (default 2,8)")
     ap.add_argument("--rounds", type=int, default=3, help="rounds of interleaved launches (default 3)")
     ap.add_argument("--libs", default=",".join(LIBS), help="libraries to run (default shmpi,openmpi,mpich)")
-    ap.add_argument("--bench", default=",".join(b.name for b in BENCHMARKS), help="benchmarks to run")
+    ap.add_argument("--bench", default="barrier,reduce_local",
+                    help="benchmarks (or groups) to run: " + ", ".join(sorted({b.group or b.name for b in BENCHMARKS})))
     ap.add_argument("--scale", type=float, default=1.0, help="multiply iteration counts (e.g. 0.1 for a smoke run)")
     ap.add_argument("--install-peers", action="store_true",
                     help="apt-get install Open MPI and MPICH if missing (otherwise missing peers are skipped)")
@@ -672,9 +699,10 @@ def main() -> int:
     if bad := [l for l in want_libs if l not in LIBS]:
         ap.error(f"unknown libraries {bad}; known: {LIBS}")
     names = [n.strip() for n in a.bench.split(",") if n.strip()]
-    benches = [b for b in BENCHMARKS if b.name in names]
-    if len(benches) != len(names):
-        ap.error(f"unknown benchmark in {names}; known: {[b.name for b in BENCHMARKS]}")
+    benches = [b for b in BENCHMARKS if b.name in names or (b.group is not None and b.group in names)]
+    known = {b.name for b in BENCHMARKS} | {b.group for b in BENCHMARKS if b.group}
+    if any(n not in known for n in names):
+        ap.error(f"unknown benchmark in {names}; known: {sorted(known)}")
 
     libs_all = make_libraries(a.shmpi_build.resolve())
     if a.install_peers and any(not libs_all[l].available() for l in want_libs if l != "shmpi"):
@@ -702,6 +730,9 @@ def main() -> int:
     for b in benches:
         for l in list(libs):
             exe = binlib / f"{Path(b.source).stem}.{l}"
+            if any(p == exe for p in bins.values()):  # several benches share one program
+                bins[(b.name, l)] = exe
+                continue
             ok, msg = compile_one(libs_all[l].cc, BENCH_DIR / b.source, exe)
             if ok:
                 bins[(b.name, l)] = exe
@@ -728,7 +759,7 @@ def main() -> int:
     hung: set[tuple[str, str, int]] = set()  # a configuration that timed out is not retried
 
     def scaled(r: Run) -> Run:
-        return Run(max(1, int(r.iters * a.scale)), int(r.warmup * a.scale), r.reps, r.timeout_s)
+        return Run(max(1, int(r.iters * a.scale)), int(r.warmup * a.scale), r.reps, r.timeout_s, r.extra)
 
     def run_sentinel(b: Bench, ref: Reference) -> Optional[float]:
         exe = ref_bins.get((b.name, ref.name))
@@ -791,7 +822,7 @@ def main() -> int:
         # Rotate the library order each round so no library always follows the same one.
         order = libs[(rnd - 1) % len(libs):] + libs[:(rnd - 1) % len(libs)] if libs else []
         for b in benches:
-            for n in ranks:
+            for n in b.ranks or ranks:
                 for lib in order:
                     launch(b, lib, n, rnd)
             for ref in b.references:
@@ -808,7 +839,7 @@ def main() -> int:
     stamp = datetime.datetime.now().astimezone().isoformat(timespec="seconds")
     for b in benches:
         runs = all_runs[b.name]
-        s = Summary(b, libs, ranks, runs)
+        s = Summary(b, libs, b.ranks or ranks, runs)
         print()
         print(f"== {b.name}: {b.metric}, {a.rounds} rounds, {cpus} cpus ==")
         print(render_table(s))
