@@ -16,20 +16,23 @@ inline void copy(std::byte* user, std::byte* packed, std::size_t n) {
   }
 }
 
+// Every block of the element has the same length: Len bytes when Len != 0 (a constant
+// size the compiler turns into inlined moves), else f.uniform_length.
 template <bool ToPacked, std::size_t Len>
-void runs_fixed(const Flat& f, std::byte* user, MPI_Count extent, MPI_Count count, std::byte* packed) {
+void runs_uniform(const Flat& f, std::byte* user, MPI_Count extent, MPI_Count count, std::byte* packed) {
+  const std::size_t len = Len != 0 ? Len : static_cast<std::size_t>(f.uniform_length);
   if (f.regular) {  // a vector: block addresses by arithmetic, no block list to read
     const std::size_t n = f.blocks.size();
     for (MPI_Count k = 0; k < count; ++k, user += extent) {
       std::byte* p = user + f.blocks[0].offset;
-      for (std::size_t i = 0; i < n; ++i, p += f.stride, packed += Len) copy<ToPacked>(p, packed, Len);
+      for (std::size_t i = 0; i < n; ++i, p += f.stride, packed += len) copy<ToPacked>(p, packed, len);
     }
     return;
   }
   for (MPI_Count k = 0; k < count; ++k, user += extent) {
     for (const Block& b : f.blocks) {
-      copy<ToPacked>(user + b.offset, packed, Len);  // constant size: inlined moves
-      packed += Len;
+      copy<ToPacked>(user + b.offset, packed, len);
+      packed += len;
     }
   }
 }
@@ -43,20 +46,12 @@ void runs(const Datatype& t, const Flat& f, std::byte* user, MPI_Count count, st
   }
   const MPI_Count ext = t.extent();
   switch (f.uniform_length) {
-    case 4: return runs_fixed<ToPacked, 4>(f, user, ext, count, packed);
-    case 8: return runs_fixed<ToPacked, 8>(f, user, ext, count, packed);
-    case 16: return runs_fixed<ToPacked, 16>(f, user, ext, count, packed);
-    case 32: return runs_fixed<ToPacked, 32>(f, user, ext, count, packed);
-    default: break;
-  }
-  if (f.regular) {
-    const std::size_t n = f.blocks.size();
-    const auto len = static_cast<std::size_t>(f.uniform_length);
-    for (MPI_Count k = 0; k < count; ++k, user += ext) {
-      std::byte* p = user + f.blocks[0].offset;
-      for (std::size_t i = 0; i < n; ++i, p += f.stride, packed += len) copy<ToPacked>(p, packed, len);
-    }
-    return;
+    case 0: break;  // blocks of different lengths: below
+    case 4: return runs_uniform<ToPacked, 4>(f, user, ext, count, packed);
+    case 8: return runs_uniform<ToPacked, 8>(f, user, ext, count, packed);
+    case 16: return runs_uniform<ToPacked, 16>(f, user, ext, count, packed);
+    case 32: return runs_uniform<ToPacked, 32>(f, user, ext, count, packed);
+    default: return runs_uniform<ToPacked, 0>(f, user, ext, count, packed);
   }
   for (MPI_Count k = 0; k < count; ++k, user += ext) {
     for (const Block& b : f.blocks) {
