@@ -46,8 +46,9 @@ T apply(T a, T b) {
     return b;
   } else if constexpr (is_pair<T>::value) {
     static_assert(O == OpKind::minloc || O == OpKind::maxloc);
-    if (nan(a.value)) return a;
-    if (nan(b.value)) return b;
+    if (nan(a.value) && !nan(b.value)) return b;  // a NaN value loses to any number
+    if (nan(b.value) && !nan(a.value)) return a;
+    if (nan(a.value)) return a.index < b.index ? a : b;  // two NaNs tie
     const bool a_better = O == OpKind::minloc ? a.value < b.value : a.value > b.value;
     const bool b_better = O == OpKind::minloc ? b.value < a.value : b.value > a.value;
     if (a_better) return a;
@@ -60,9 +61,16 @@ T apply(T a, T b) {
     if constexpr (O == OpKind::sum) return a + b;
     else if constexpr (O == OpKind::prod) return a * b;
     else {
-      if (std::isnan(a)) return a;  // a NaN in `in` wins, also over a NaN in inout
-      if (std::isnan(b)) return b;
-      if constexpr (O == OpKind::max) return a > b ? a : b;  // ties (-0 vs +0): inout
+      // maximumNumber/minimumNumber: NaN is missing data, -0 < +0.
+      if (std::isnan(a) && std::isnan(b)) return a;
+      if (std::isnan(a)) return b;
+      if (std::isnan(b)) return a;
+      if (a == 0 && b == 0) {
+        const bool a_neg = std::signbit(a);
+        if constexpr (O == OpKind::max) return a_neg ? b : a;
+        else return a_neg ? a : b;
+      }
+      if constexpr (O == OpKind::max) return a > b ? a : b;
       else return a < b ? a : b;
     }
   } else {  // integers, C bool and byte (as unsigned char)

@@ -289,10 +289,10 @@ TEST_CASE("ops: floating MIN/MAX on NaN, inf and signed zeros, vector and tail a
   // (in, inout) -> MAX, MIN
   struct Row { double a, b, max, min; };
   const Row rows[] = {
-      {1, 2, 2, 1}, {2, 1, 2, 1}, {nan, 1, nan, nan}, {1, nan, nan, nan},
-      {-inf, inf, inf, -inf}, {inf, nan, nan, nan},
-      {0.0, -0.0, -0.0, -0.0},  // equal: inout's
-      {-0.0, 0.0, 0.0, 0.0},
+      {1, 2, 2, 1}, {2, 1, 2, 1}, {nan, 1, 1, 1}, {1, nan, 1, 1},  // NaN is missing data
+      {-inf, inf, inf, -inf}, {inf, nan, inf, inf}, {nan, -inf, -inf, -inf},
+      {0.0, -0.0, 0.0, -0.0},  // -0 < +0 in either order
+      {-0.0, 0.0, 0.0, -0.0}, {-0.0, -0.0, -0.0, -0.0},
   };
   for (std::size_t i = 0; i < kIsaCount; ++i) {
     const auto isa = static_cast<Isa>(i);
@@ -313,7 +313,7 @@ TEST_CASE("ops: floating MIN/MAX on NaN, inf and signed zeros, vector and tail a
         CHECK(std::memcmp(&mxf[k], &want, sizeof(float)) == 0);
       }
     }
-    // Two different NaNs: `in`'s wins.
+    // Two different NaNs: `in`'s.
     const double nan2 = -nan;
     const auto mx = run_all_isas<double>(OpKind::max, Elem::f64, std::vector<double>(67, nan2), std::vector<double>(67, nan), isa);
     for (double v : mx) CHECK(std::signbit(v));

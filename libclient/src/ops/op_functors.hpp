@@ -9,6 +9,8 @@
 // the linker, and e.g. the baseline table could end up calling an AVX-512 copy.
 #pragma once
 
+#include <cmath>
+#include <cstdint>
 #include <type_traits>
 
 #include "ops/elem_types.hpp"
@@ -31,15 +33,32 @@ template <class T>
 template <Family F, Family... Fs>
 inline constexpr bool one_of = ((F == Fs) || ...);
 
-// (a > b || a != a) ? a : b, written as the IEEE max (b when unordered or equal) and a
-// NaN override: GCC turns this form into one compare plus a masked vmaxpd, where the
-// one-expression form cost two compares, a kor and a blend (0.57x the plain add loop at
-// 4 KiB instead of ~1x).
+// Floating MAX/MIN are IEEE 754-2019 maximumNumber/minimumNumber: a quiet NaN is missing
+// data (the other operand wins; between two NaNs, `in`'s), and -0 < +0. Neither choice
+// depends on operand order, so every reduction order and every rank gives the same bits
+// (the peers' `a > b ? a : b` keeps or drops a NaN, and picks -0 or +0, by position).
+// The AVX-512 build does these in one vrangepd/vrangeps (kernels.cpp); this form is the
+// definition, the scalar tail elsewhere and what the other builds vectorize (written
+// branch-free with the equal case as a bitwise AND/OR of the operands, which GCC 12
+// vectorizes; with early returns or std::signbit it stays scalar, 0.05x).
+// Signaling NaNs, which no arithmetic produces, are not covered: vrange quiets them.
+template <class T, bool kAnd>
+[[gnu::always_inline]] inline T equal_pick(T a, T b) {
+  if constexpr (sizeof(T) == 4 || sizeof(T) == 8) {
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    const U x = __builtin_bit_cast(U, a), y = __builtin_bit_cast(U, b);
+    return __builtin_bit_cast(T, kAnd ? U(x & y) : U(x | y));  // only the sign bits differ
+  } else {  // long double (padding bits): scalar anyway
+    return (std::signbit(a) == kAnd) ? b : a;
+  }
+}
+
 struct Max {
   template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::floating>;
   template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
     const T m = a > b ? a : b;
-    if constexpr (std::is_floating_point_v<T>) return a != a ? a : m;
+    if constexpr (std::is_floating_point_v<T>)
+      return b != b ? a : (a == b ? equal_pick<T, true>(a, b) : m);  // +0 beats -0
     else return m;
   }
 };
@@ -48,7 +67,8 @@ struct Min {
   template <Family F> static constexpr bool applies = one_of<F, Family::integer, Family::floating>;
   template <class T> [[gnu::always_inline]] static T apply(T a, T b) {
     const T m = a < b ? a : b;
-    if constexpr (std::is_floating_point_v<T>) return a != a ? a : m;
+    if constexpr (std::is_floating_point_v<T>)
+      return b != b ? a : (a == b ? equal_pick<T, false>(a, b) : m);  // -0 beats +0
     else return m;
   }
 };
@@ -114,20 +134,23 @@ struct Bxor {
   template <class T> [[gnu::always_inline]] static T apply(T a, T b) { return static_cast<T>(a ^ b); }
 };
 
-// Lexicographic on (value, index): the winning pair is copied whole.
+// Lexicographic on (value, index): the winning pair is copied whole. A NaN value loses
+// to any number (as in MIN/MAX); two NaN values tie and the smaller index wins.
 struct Minloc {
   template <Family F> static constexpr bool applies = F == Family::pair;
   template <class P> [[gnu::always_inline]] static P apply(P a, P b) {
-    const bool take_a = (a.value < b.value) | ((a.value == b.value) & (a.index < b.index)) |
-                        is_nan(a.value);
+    const bool an = is_nan(a.value), bn = is_nan(b.value);
+    const bool tie = (a.value == b.value) | (an & bn);
+    const bool take_a = (a.value < b.value) | (bn & !an) | (tie & (a.index < b.index));
     return take_a ? a : b;
   }
 };
 struct Maxloc {
   template <Family F> static constexpr bool applies = F == Family::pair;
   template <class P> [[gnu::always_inline]] static P apply(P a, P b) {
-    const bool take_a = (a.value > b.value) | ((a.value == b.value) & (a.index < b.index)) |
-                        is_nan(a.value);
+    const bool an = is_nan(a.value), bn = is_nan(b.value);
+    const bool tie = (a.value == b.value) | (an & bn);
+    const bool take_a = (a.value > b.value) | (bn & !an) | (tie & (a.index < b.index));
     return take_a ? a : b;
   }
 };

@@ -7,16 +7,16 @@
 // Semantics every ISA variant follows bit for bit (tests/ops checks them against a
 // scalar reference, lengths 0-257 and large, misaligned, with NaN/inf/-0 and overflow):
 // - integer SUM/PROD wrap modulo 2^bits, in the vector body exactly as in the tail;
-// - floating MAX(a, b) = (a > b || a != a) ? a : b and MIN(a, b) = (a < b || a != a) ? a : b
-//   with a = in[i], b = inout[i]: a NaN operand wins (a NaN reduction stays NaN whatever
-//   the rank order; between two NaNs, `in`'s), equal values (also -0 vs +0) keep inout's;
+// - floating MAX/MIN are IEEE 754-2019 maximumNumber/minimumNumber (a = in[i],
+//   b = inout[i]): a quiet NaN loses to any number (two NaNs: `in`'s), -0 < +0, so the
+//   result is the same in any operand or reduction order (signaling NaNs: unspecified);
 // - floating SUM/PROD are single IEEE operations in the element's precision, never
 //   contracted into FMAs (-ffp-contract=off), so every ISA rounds the same way;
 // - complex PROD is (ar*br - ai*bi, ar*bi + ai*br), without C Annex G's inf/NaN recovery;
 // - logical ops treat any non-zero element as true and store 0 or 1 in the element type;
 // - MINLOC/MAXLOC are lexicographic: the pair with the smaller (larger) value wins, equal
-//   values go to the smaller index (equal indices: inout's pair); a NaN value wins like in
-//   MIN/MAX. The winning pair is copied whole;
+//   values go to the smaller index (equal indices: inout's pair); a NaN value loses to any
+//   number, two NaN values tie. The winning pair is copied whole;
 // - REPLACE: inout = in; NO_OP: inout unchanged.
 #pragma once
 
