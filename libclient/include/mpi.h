@@ -87,7 +87,8 @@ typedef int MPI_Fint;
  * ======================================================================== */
 
 /* shmpi keeps the received byte count in MPI_internal[0] (low 32 bits) and
- * MPI_internal[1] (high 32 bits); MPI_internal[2..4] are unused so far. */
+ * MPI_internal[1] (high 32 bits); bit 0 of MPI_internal[2] is the cancelled flag
+ * (MPI_Test_cancelled); MPI_internal[3..4] are unused so far. */
 typedef struct MPI_Status {
     int MPI_SOURCE;
     int MPI_TAG;
@@ -1139,6 +1140,322 @@ int MPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
                        MPI_Datatype datatype, MPI_Op op);
 int PMPI_Reduce_local_c(const void *inbuf, void *inoutbuf, MPI_Count count,
                         MPI_Datatype datatype, MPI_Op op);
+
+/* ---- Groups (MPI-4.1 7.3) ---- */
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group *group);
+int MPI_Group_size(MPI_Group group, int *size);
+int PMPI_Group_size(MPI_Group group, int *size);
+int MPI_Group_rank(MPI_Group group, int *rank);
+int PMPI_Group_rank(MPI_Group group, int *rank);
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group
+    group2, int ranks2[]);
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group
+    group2, int ranks2[]);
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result);
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup);
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup);
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup);
+int MPI_Group_free(MPI_Group *group);
+int PMPI_Group_free(MPI_Group *group);
+
+/* ---- Info objects (MPI-4.1 10) ---- */
+int MPI_Info_create(MPI_Info *info);
+int PMPI_Info_create(MPI_Info *info);
+int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+int PMPI_Info_set(MPI_Info info, const char *key, const char *value);
+int MPI_Info_delete(MPI_Info info, const char *key);
+int PMPI_Info_delete(MPI_Info info, const char *key);
+int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int
+    *flag);
+int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int
+    *flag);
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int PMPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int PMPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+int MPI_Info_free(MPI_Info *info);
+int PMPI_Info_free(MPI_Info *info);
+int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+int PMPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
+
+/* ---- Requests (MPI-4.1 3.7, 13.4 generalized requests) ---- */
+int MPI_Wait(MPI_Request *request, MPI_Status *status);
+int PMPI_Wait(MPI_Request *request, MPI_Status *status);
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int PMPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status
+    array_of_statuses[]);
+int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status
+    array_of_statuses[]);
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status
+    array_of_statuses[]);
+int PMPI_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status
+    array_of_statuses[]);
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status
+    *status);
+int PMPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status
+    *status);
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+    MPI_Status *status);
+int PMPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+    MPI_Status *status);
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int
+    array_of_indices[], MPI_Status array_of_statuses[]);
+int PMPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int
+    array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int
+    array_of_indices[], MPI_Status array_of_statuses[]);
+int PMPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int
+    array_of_indices[], MPI_Status array_of_statuses[]);
+int MPI_Request_free(MPI_Request *request);
+int PMPI_Request_free(MPI_Request *request);
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int PMPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+int MPI_Cancel(MPI_Request *request);
+int PMPI_Cancel(MPI_Request *request);
+int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+int PMPI_Test_cancelled(const MPI_Status *status, int *flag);
+int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+int PMPI_Status_set_cancelled(MPI_Status *status, int flag);
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function
+    *free_fn, MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request
+    *request);
+int PMPI_Grequest_start(MPI_Grequest_query_function *query_fn,
+    MPI_Grequest_free_function *free_fn, MPI_Grequest_cancel_function *cancel_fn, void
+    *extra_state, MPI_Request *request);
+int MPI_Grequest_complete(MPI_Request request);
+int PMPI_Grequest_complete(MPI_Request request);
+
+/* ---- One-sided communication: windows and memory (MPI-4.1 13.2, 9.2) ---- */
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+int MPI_Free_mem(void *base);
+int PMPI_Free_mem(void *base);
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
+    comm, MPI_Win *win);
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm
+    comm, MPI_Win *win);
+int MPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+    MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+    MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void
+    *baseptr, MPI_Win *win);
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void
+    *baseptr, MPI_Win *win);
+int MPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+    void *baseptr, MPI_Win *win);
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
+    void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+    void *baseptr, MPI_Win *win);
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+    void *baseptr, MPI_Win *win);
+int MPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm
+    comm, void *baseptr, MPI_Win *win);
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+    MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void
+    *baseptr);
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void
+    *baseptr);
+int MPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+    void *baseptr);
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit,
+    void *baseptr);
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size);
+int MPI_Win_detach(MPI_Win win, const void *base);
+int PMPI_Win_detach(MPI_Win win, const void *base);
+int MPI_Win_free(MPI_Win *win);
+int PMPI_Win_free(MPI_Win *win);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+int PMPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Win_set_info(MPI_Win win, MPI_Info info);
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info);
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used);
+int MPI_Win_set_name(MPI_Win win, const char *win_name);
+int PMPI_Win_set_name(MPI_Win win, const char *win_name);
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+    MPI_Errhandler *errhandler);
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *win_errhandler_fn,
+    MPI_Errhandler *errhandler);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode);
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode);
+
+/* ---- One-sided communication: data movement (MPI-4.1 13.3) ---- */
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int
+    target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+    MPI_Win win);
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Win win);
+int MPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Win win);
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int
+    target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+    MPI_Win win);
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int
+    target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+    MPI_Win win);
+int MPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype
+    target_datatype, MPI_Win win);
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype
+    target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Op op, MPI_Win win);
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+    int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+    int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win);
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
+    *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win
+    win);
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
+    *result_addr, MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win
+    win);
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Win win, MPI_Request *request);
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int
+    target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+    MPI_Win win, MPI_Request *request);
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int
+    target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+    MPI_Win win, MPI_Request *request);
+int MPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype
+    target_datatype, MPI_Win win, MPI_Request *request);
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+    int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype
+    target_datatype, MPI_Win win, MPI_Request *request);
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, int target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+int MPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, int result_count, MPI_Datatype result_datatype,
+    int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype
+    target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+int MPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype
+    origin_datatype, void *result_addr, MPI_Count result_count, MPI_Datatype
+    result_datatype, int target_rank, MPI_Aint target_disp, MPI_Count target_count,
+    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request);
+
+/* ---- One-sided communication: synchronization (MPI-4.1 13.5) ---- */
+int MPI_Win_fence(int assert, MPI_Win win);
+int PMPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int PMPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_lock_all(int assert, MPI_Win win);
+int PMPI_Win_lock_all(int assert, MPI_Win win);
+int MPI_Win_unlock_all(MPI_Win win);
+int PMPI_Win_unlock_all(MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int PMPI_Win_flush(int rank, MPI_Win win);
+int MPI_Win_flush_all(MPI_Win win);
+int PMPI_Win_flush_all(MPI_Win win);
+int MPI_Win_flush_local(int rank, MPI_Win win);
+int PMPI_Win_flush_local(int rank, MPI_Win win);
+int MPI_Win_flush_local_all(MPI_Win win);
+int PMPI_Win_flush_local_all(MPI_Win win);
+int MPI_Win_sync(MPI_Win win);
+int PMPI_Win_sync(MPI_Win win);
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win);
+int MPI_Win_complete(MPI_Win win);
+int PMPI_Win_complete(MPI_Win win);
+int MPI_Win_wait(MPI_Win win);
+int PMPI_Win_wait(MPI_Win win);
+int MPI_Win_test(MPI_Win win, int *flag);
+int PMPI_Win_test(MPI_Win win, int *flag);
 
 #if defined(__cplusplus)
 } /* extern "C" */

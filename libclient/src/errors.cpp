@@ -152,6 +152,10 @@ int invoke_errhandler(CommObj* comm, int code) {
     case ErrhandlerObj::Kind::abort:
       break;
   }
+  fatal_error(code);
+}
+
+void fatal_error(int code) {
   std::fflush(stdout);
   std::fprintf(stderr, "shmpi: rank %u (pid %d): %s\n", g_rt.rank, static_cast<int>(getpid()),
                error_text(code).c_str());

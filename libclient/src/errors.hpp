@@ -28,6 +28,9 @@ int raise(CommObj* comm, int cls, const std::string& message);
 // Same, for an existing code (MPI_Comm_call_errhandler).
 int invoke_errhandler(CommObj* comm, int code);
 
+// MPI_ERRORS_ARE_FATAL / MPI_ERRORS_ABORT: prints the error and aborts the job.
+[[noreturn]] void fatal_error(int code);
+
 // The error for a call made outside [MPI_Init, MPI_Finalize].
 int not_initialized(const char* call);
 

@@ -18,6 +18,8 @@ struct ErrhandlerObj {
   enum class Kind { fatal, abort, ret, user };
   Kind kind;
   MPI_Comm_errhandler_function* fn = nullptr;
+  // Created by MPI_Win_create_errhandler: `fn` holds an MPI_Win_errhandler_function*.
+  bool for_win = false;
   // Handle references (user's handle + each comm using it). Freed at zero.
   std::atomic<int> refs{1};
 };

@@ -148,6 +148,7 @@ bool join_job(std::string& why) {
   g_wait.abort = &g_rt.seg.header().abort;
   g_wait.self = &g_rt.seg.slot(g_rt.rank);
   g_wait.segment_base = g_rt.seg.base();
+  g_wait.segment_size = g_rt.seg.size();
   set_wait_budget(g_rt.size);
   g_rt.barrier_algo = barrier_algo(g_rt.seg);
   // The broker wrote every rank's core into its slot before any rank joined.

@@ -41,6 +41,7 @@ struct WaitContext {
   const layout::AbortWord* abort = nullptr;
   layout::RankSlot* self = nullptr;  // where we publish what we sleep on
   std::byte* segment_base = nullptr;
+  std::size_t segment_size = 0;      // flags outside [base, base + size) are not published
   std::uint32_t spin_limit = 4000;   // pause iterations before yielding/sleeping
   std::uint32_t yield_limit = 0;     // sched_yield rounds before sleeping (oversubscribed)
   bool asymmetric = false;           // membarrier registered: writers skip the fence
@@ -131,9 +132,12 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed 
       pay_wake(*owed);
       owed = nullptr;
     }
-    g_wait.self->parked_on.store(
-        static_cast<std::uint64_t>(reinterpret_cast<std::byte*>(&f.value) - g_wait.segment_base),
-        std::memory_order_seq_cst);
+    // The broker wakes a parked rank through the job segment offset; a flag in another
+    // mapping (a window's control block) is not published: its sleep is bounded by
+    // kSleepSliceNs, which bounds how late such a waiter notices an abort.
+    const std::uint64_t off = reinterpret_cast<std::uintptr_t>(&f.value) -
+                              reinterpret_cast<std::uintptr_t>(g_wait.segment_base);
+    g_wait.self->parked_on.store(off < g_wait.segment_size ? off : 0, std::memory_order_seq_cst);
     f.sleepers.fetch_add(1, std::memory_order_seq_cst);
     if (g_wait.asymmetric) syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0);
     const std::uint32_t seen = f.value.load(std::memory_order_seq_cst);

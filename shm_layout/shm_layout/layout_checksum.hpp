@@ -43,7 +43,10 @@ inline constexpr std::uint64_t kLayoutChecksum = fnv1a({
     offsetof(RankSlot, core), offsetof(RankSlot, numa_node),
     offsetof(RankSlot, barriers_entered), offsetof(RankSlot, barriers_completed),
     offsetof(RankSlot, waiting_in), offsetof(RankSlot, parked_on), offsetof(RankSlot, barriers_arrived),
-    offsetof(RankSlot, barrier_round),
+    offsetof(RankSlot, barrier_round), offsetof(RankSlot, windows), offsetof(RankSlot, exchange),
+    kWinDirEntries, sizeof(WinDirEntry), offsetof(WinDirEntry, state), offsetof(WinDirEntry, win_id),
+    offsetof(WinDirEntry, pid), offsetof(WinDirEntry, fd), offsetof(WinDirEntry, meta_size),
+    kExchangeBytes,
 });
 
 }  // namespace shmpi::layout

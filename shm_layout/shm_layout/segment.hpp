@@ -8,7 +8,7 @@
 //   flag      a 32-bit word that one process writes (monotonic generation counts, never
 //             reset) and others wait on; a futex word, so waiters can sleep on it.
 //
-// Map (layout version 2), all parts page aligned so NUMA placement can act per part:
+// Map (layout version 3), all parts page aligned so NUMA placement can act per part:
 //   [0, 4096)                     JobHeader: identity, abort word, central barrier
 //   [rank_table_offset, +n*4096)  RankSlot[n]: one page per rank, placed on its NUMA node
 //   [segment_size)                end
@@ -29,7 +29,7 @@ inline constexpr std::size_t kPage = 4096;
 
 // "SHMPISEG" read as a little-endian u64.
 inline constexpr std::uint64_t kMagic = 0x474553495048'5348ull;
-inline constexpr std::uint32_t kLayoutVersion = 2;
+inline constexpr std::uint32_t kLayoutVersion = 3;
 
 // Upper bounds the broker enforces before sizing a segment.
 inline constexpr std::uint32_t kMaxRanks = 4096;
@@ -131,6 +131,26 @@ enum class RankState : std::uint32_t {
 // What a rank is currently blocked in, for shmpi-dump.
 enum class WaitKind : std::uint32_t { none = 0, barrier = 1 };
 
+// Windows a rank created (as rank 0 of the window's communicator), for shmpi-dump: the
+// window's control block is a memfd that lives in the creator's fd table (never a file
+// in /dev/shm), so a reader opens /proc/<pid>/fd/<fd>. Written only by the owning rank:
+// fields first, then `state` = 1 (release); `state` = 0 before the fd is closed.
+inline constexpr std::uint32_t kWinDirEntries = 16;
+struct alignas(kCacheLine) WinDirEntry {
+  std::atomic<std::uint32_t> state;  // 0 free, 1 live
+  std::uint32_t win_id;              // job-unique (creator rank << 20 | sequence)
+  std::int32_t pid;                  // creator's pid
+  std::int32_t fd;                   // memfd number in the creator's fd table
+  std::uint64_t meta_size;           // bytes of the control block (WinHeader ...)
+  std::uint8_t pad[kCacheLine - 24];
+};
+static_assert(sizeof(WinDirEntry) == kCacheLine);
+static_assert(offsetof(WinDirEntry, state) == 0 && offsetof(WinDirEntry, meta_size) == 16);
+
+// Scratch a rank publishes to the other ranks during a collective set-up (window
+// creation): written by its rank between two barriers, read by all in between.
+inline constexpr std::size_t kExchangeBytes = 512;
+
 // One page per rank, first touched on (and mbind()-placed onto) the rank's NUMA node.
 struct alignas(kPage) RankSlot {
   // line 0: identity, written by the broker at admission; state also by the rank
@@ -151,15 +171,21 @@ struct alignas(kPage) RankSlot {
   // waiter can tell whether the ranks sharing its core still need the core.
   std::atomic<std::uint64_t> barriers_arrived;
   std::uint8_t pad1[kCacheLine - 40];
-  // lines 2..: dissemination barrier, round k's flag written by this rank only.
+  // lines 2..13: dissemination barrier, round k's flag written by this rank only.
   Flag barrier_round[kMaxBarrierRounds];
-  std::uint8_t tail[kPage - (2 + kMaxBarrierRounds) * kCacheLine];
+  // lines 14..29: windows this rank created (see WinDirEntry).
+  WinDirEntry windows[kWinDirEntries];
+  // lines 30..37: collective set-up scratch (see kExchangeBytes).
+  alignas(kCacheLine) std::uint8_t exchange[kExchangeBytes];
+  std::uint8_t tail[kPage - (2 + kMaxBarrierRounds + kWinDirEntries) * kCacheLine - kExchangeBytes];
 };
 static_assert(sizeof(RankSlot) == kPage && alignof(RankSlot) == kPage);
 static_assert(offsetof(RankSlot, barriers_entered) == kCacheLine);
 static_assert(offsetof(RankSlot, parked_on) == kCacheLine + 24);
 static_assert(offsetof(RankSlot, barriers_arrived) == kCacheLine + 32);
 static_assert(offsetof(RankSlot, barrier_round) == 2 * kCacheLine);
+static_assert(offsetof(RankSlot, windows) == (2 + kMaxBarrierRounds) * kCacheLine);
+static_assert(offsetof(RankSlot, exchange) == (2 + kMaxBarrierRounds + kWinDirEntries) * kCacheLine);
 
 inline constexpr std::uint64_t kRankTableOffset = sizeof(JobHeader);
 

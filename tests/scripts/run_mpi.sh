@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
-# run_mpi.sh PROGRAM NRANKS: runs a test program under shmpirun with its arguments and
-# checks the job left nothing in /dev/shm.
+# run_mpi.sh PROGRAM NRANKS [ARGS...]: runs a test program under shmpirun with its
+# arguments and checks the job left nothing in /dev/shm. The rma_* programs check
+# shmpi's promises beyond the standard too (RMA_STRICT=1; the peer runs leave it unset).
 source "$(dirname "$0")/lib.sh"
 prog=$1 n=$2
+shift 2
 segments > "$scratch/before"
 case $prog in
   hello) args=("$n" "$scratch") ;;
-  *) args=() ;;
+  rma_*) args=("$@"); export RMA_STRICT=1 ;;
+  *) args=("$@") ;;
 esac
 "$SHMPIRUN" -n "$n" --timeout 50 "$TEST_BIN/$prog" "${args[@]}" || fail "$prog at $n ranks exited $?"
 left=$(new_segments "$scratch/before")

@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <cstring>
 
+#include "format.hpp"
+
 namespace shmpi::dump {
 using namespace shmpi::layout;
 
@@ -45,27 +47,9 @@ const char* abort_kind_name(std::uint32_t k) {
 
 bool alive(std::int32_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM); }
 
-std::string fmt(const char* f, auto... a) {
-  char buf[512];
-  std::snprintf(buf, sizeof buf, f, a...);
-  return buf;
-}
-
-// Values written by the process we inspect could contain anything; JSON strings here
-// come only from our own fixed tables and numbers, except the segment name.
-std::string json_str(const std::string& s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    o += c;
-  }
-  return o + "\"";
-}
-
 }  // namespace
 
-JobSnapshot snapshot(const std::string& segment, const SegmentView& v) {
+JobSnapshot snapshot(const std::string& segment, const SegmentView& v, bool with_windows) {
   const JobHeader& h = v.header();
   JobSnapshot j{};
   j.segment = segment;
@@ -102,6 +86,8 @@ JobSnapshot snapshot(const std::string& segment, const SegmentView& v) {
     row.waiting_in = wait_name(s.waiting_in.load(std::memory_order_relaxed));
     j.ranks.push_back(row);
   }
+  j.with_windows = with_windows;
+  if (with_windows) j.windows = snapshot_windows(v);
   return j;
 }
 
@@ -135,6 +121,7 @@ std::string job_table(const JobSnapshot& j) {
              r.alive ? "yes" : "no", r.core, r.numa_node, r.barriers_entered, r.barriers_completed,
              r.waiting_in.c_str());
   }
+  if (j.with_windows) o += windows_table(j.windows);
   return o;
 }
 
@@ -153,7 +140,9 @@ std::string job_json(const JobSnapshot& j) {
              i ? "," : "", r.rank, r.pid, r.state.c_str(), r.alive ? "true" : "false", r.core, r.numa_node,
              r.barriers_entered, r.barriers_completed, r.waiting_in.c_str());
   }
-  return o + "]}";
+  o += "]";
+  if (j.with_windows) o += ",\"windows\":" + windows_json(j.windows);
+  return o + "}";
 }
 
 }  // namespace shmpi::dump

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "shm_layout/segment_view.hpp"
+#include "window_report.hpp"
 
 namespace shmpi::dump {
 
@@ -38,9 +39,12 @@ struct JobSnapshot {
   bool aborted;
   std::string abort_text;
   std::vector<RankRow> ranks;
+  bool with_windows;
+  std::vector<WindowSnapshot> windows;
 };
 
-JobSnapshot snapshot(const std::string& segment, const layout::SegmentView& v);
+// with_windows: also open and read every window the job lists (see window_report.hpp).
+JobSnapshot snapshot(const std::string& segment, const layout::SegmentView& v, bool with_windows);
 
 std::string job_list_table(const std::vector<JobSnapshot>& jobs);
 std::string job_list_json(const std::vector<JobSnapshot>& jobs);

@@ -1,7 +1,9 @@
 // shmpi-dump: a read-only view of this user's shmpi jobs.
 //   shmpi-dump [--json]                 list live jobs
-//   shmpi-dump [--json] JOB             one job: ranks, barrier generations, abort state
+//   shmpi-dump [--json] JOB             one job: ranks, barrier generations, abort state,
+//                                       RMA windows (flavour, info, locks, epochs, calls)
 //   shmpi-dump [--json] --segment NAME  one segment by its /dev/shm name
+//   --windows-only                      with JOB or --segment: only the windows
 //   --watch SEC                         repeat every SEC seconds until interrupted
 // Exit status: 0 ok, 1 no such job, 2 usage or an unreadable/foreign segment.
 #include <time.h>
@@ -20,15 +22,24 @@
 namespace {
 using namespace shmpi;
 
-const char* const kUsage = "usage: shmpi-dump [--json] [--watch SEC] [JOB | --segment NAME]\n";
+const char* const kUsage =
+    "usage: shmpi-dump [--json] [--watch SEC] [JOB | --segment NAME]\n"
+    "       shmpi-dump [--json] [--watch SEC] --windows-only (JOB | --segment NAME)\n";
 
-int show(bool json, const std::string& job_arg, const std::string& segment_arg) {
+std::string one_job(const dump::JobSnapshot& j, bool json, bool windows_only) {
+  if (!windows_only) return json ? dump::job_json(j) + "\n" : dump::job_table(j);
+  if (json) return "{\"job_id\":" + std::to_string(j.job_id) + ",\"windows\":" + dump::windows_json(j.windows) + "}\n";
+  return "job " + std::to_string(j.job_id) + "  " + dump::windows_table(j.windows);
+}
+
+int show(bool json, bool windows_only, const std::string& job_arg, const std::string& segment_arg) {
   std::vector<std::string> names;
   if (!segment_arg.empty()) {
     names.push_back(segment_arg);
   } else {
     names = layout::SegmentMapping::list(paths::segment_prefix());
   }
+  const bool one = !job_arg.empty() || !segment_arg.empty();
   std::vector<dump::JobSnapshot> jobs;
   for (const auto& name : names) {
     std::uint64_t id = 0;
@@ -42,15 +53,14 @@ int show(bool json, const std::string& job_arg, const std::string& segment_arg) 
       if (!segment_arg.empty() || !job_arg.empty()) return 2;
       continue;
     }
-    jobs.push_back(dump::snapshot(name, m.view()));
+    jobs.push_back(dump::snapshot(name, m.view(), one));
   }
-  const bool one = !job_arg.empty() || !segment_arg.empty();
   if (one && jobs.empty()) {
     std::fprintf(stderr, "shmpi-dump: no job %s\n", job_arg.empty() ? segment_arg.c_str() : job_arg.c_str());
     return 1;
   }
   std::string out;
-  if (one) out = json ? dump::job_json(jobs[0]) + "\n" : dump::job_table(jobs[0]);
+  if (one) out = one_job(jobs[0], json, windows_only);
   else out = json ? dump::job_list_json(jobs) + "\n" : dump::job_list_table(jobs);
   std::fputs(out.c_str(), stdout);
   std::fflush(stdout);
@@ -61,12 +71,15 @@ int show(bool json, const std::string& job_arg, const std::string& segment_arg) 
 
 int main(int argc, char** argv) {
   bool json = false;
+  bool windows_only = false;
   double watch = 0;
   std::string job, segment;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json") {
       json = true;
+    } else if (a == "--windows-only") {
+      windows_only = true;
     } else if (a == "--watch" && i + 1 < argc) {
       watch = std::atof(argv[++i]);
       if (!(watch > 0)) {
@@ -85,10 +98,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (watch <= 0) return show(json, job, segment);
+  if (windows_only && job.empty() && segment.empty()) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  if (watch <= 0) return show(json, windows_only, job, segment);
   for (;;) {
     if (!json) std::fputs("\033[H\033[2J", stdout);
-    show(json, job, segment);
+    show(json, windows_only, job, segment);
     timespec ts{static_cast<time_t>(watch), static_cast<long>((watch - static_cast<double>(static_cast<time_t>(watch))) * 1e9)};
     nanosleep(&ts, nullptr);
   }

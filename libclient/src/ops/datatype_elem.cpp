@@ -54,6 +54,13 @@ const Row kRows[] = {
     // logical
     {MPI_C_BOOL, {Elem::c_bool, TypeGroup::logical}},
     {MPI_CXX_BOOL, {Elem::c_bool, TypeGroup::logical}},
+    // Fortran LOGICAL as gfortran stores it: an integer of the kind's size, 0 false, 1
+    // true (any non-zero is read as true; the logical kernels store 0 or 1).
+    {MPI_LOGICAL, {Elem::i32, TypeGroup::logical}},
+    {MPI_LOGICAL1, {Elem::u8, TypeGroup::logical}},
+    {MPI_LOGICAL2, {Elem::u16, TypeGroup::logical}},
+    {MPI_LOGICAL4, {Elem::i32, TypeGroup::logical}},
+    {MPI_LOGICAL8, {Elem::i64, TypeGroup::logical}},
     // complex
     {MPI_C_FLOAT_COMPLEX, {Elem::c32, TypeGroup::complex}},
     {MPI_C_DOUBLE_COMPLEX, {Elem::c64, TypeGroup::complex}},

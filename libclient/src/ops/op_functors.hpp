@@ -4,7 +4,8 @@
 // independently.
 //
 // Everything here has internal linkage on purpose (anonymous namespace in a header): it is
-// included only by kernels.cpp, which is compiled once per ISA with different -m flags.
+// included by kernels.cpp, which is compiled once per ISA with different -m flags, and by
+// rma/elem_atomic.cpp (the CPU-atomic forms of the same ops).
 // With external linkage the three builds' inline instantiations would be COMDAT-merged by
 // the linker, and e.g. the baseline table could end up calling an AVX-512 copy.
 #pragma once

@@ -1,6 +1,6 @@
 // What MPI_Status's reserved ints hold (mpi.h section 3): MPI_internal[0] and [1] are
 // the low and high 32 bits of the number of bytes received. Read by MPI_Get_count/_elements, written by receives and
-// MPI_Status_set_elements.
+// MPI_Status_set_elements. Bit 0 of MPI_internal[2] is the cancelled flag (request/request.hpp).
 #pragma once
 
 #include <mpi.h>
