@@ -3,6 +3,7 @@
 # builds the tree in ./build. Sourced by demo.sh and test.sh; safe to run again.
 #   SHMPI_BUILD_DIR   build directory (default: build)
 #   SHMPI_PEERS=1     also install Debian's MPICH and Open MPI (peer tests, benchmarks)
+#                     and spin (the model check of the RMA protocols, docs/models)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SHMPI_BUILD_DIR:-$root/build}
@@ -10,7 +11,7 @@ build=${SHMPI_BUILD_DIR:-$root/build}
 packages=(build-essential meson ninja-build pkg-config python3
           libboost-dev libhwloc-dev libnuma-dev libspdlog-dev doctest-dev)
 if [ "${SHMPI_PEERS:-0}" = 1 ]; then
-  packages+=(mpich libmpich-dev openmpi-bin libopenmpi-dev)
+  packages+=(mpich libmpich-dev openmpi-bin libopenmpi-dev spin)
 fi
 missing=()
 for p in "${packages[@]}"; do
