@@ -38,7 +38,8 @@ BENCH_DIR = Path(__file__).resolve().parent
 # ----------------------------------------------------------------------------------------
 # Benchmark specifications. To add a benchmark: write an MPI C program that prints
 #   RESULT bench=<name> ranks=<n> min_us=<x> median_us=<y> iters=<i>
-# from rank 0, and append a Bench here.
+# from rank 0, and append a Bench here. A program that measures several cases in one launch
+# prints one such line per case; its Bench lists them as `variants`.
 # ----------------------------------------------------------------------------------------
 
 LIBS = ["shmpi", "openmpi", "mpich"]
@@ -55,6 +56,7 @@ class Run:
     reps: int = 5
     timeout_s: float = 120.0
     extra: list[str] = field(default_factory=list)  # program arguments after the three counts
+    launcher_args: list[str] = field(default_factory=list)  # mpirun options (e.g. Open MPI's --mca osc sm)
 
     def argv(self) -> list[str]:
         return [str(self.iters), str(self.warmup), str(self.reps), *self.extra]
@@ -87,8 +89,16 @@ class Target:
 
 
 @dataclass
+class Variant:
+    """One case of a launch that measures several (e.g. one op and size of rma_latency.c)."""
+    tag: str  # its RESULT bench= tag
+    label: str  # table row / chart group label
+    nbytes: Optional[int] = None  # bytes per call: the table adds MB/s
+
+
+@dataclass
 class Bench:
-    name: str  # RESULT bench= tag; output files results/<name>.json and .svg
+    name: str  # RESULT bench= tag (single case); output files results/<name>.json and .svg
     metric: str  # what the numbers are, for the table and chart
     source: str  # relative to bench/
     run: Callable[[str, int, int], Run]  # (library, ranks, cpus) -> Run
@@ -97,11 +107,26 @@ class Bench:
     notes: list[str] = field(default_factory=list)
     ranks: Optional[list[int]] = None  # its own rank counts instead of --ranks (e.g. [1])
     group: Optional[str] = None  # --bench selects a whole group by this name too
+    groups: tuple[str, ...] = ()  # further group names that select it
+    # Several cases per launch, each its own RESULT line and table row (default: one case,
+    # tag = name). A launch that printed only some of them still counts for those.
+    variants: Optional[list[Variant]] = None
+    iters_note: str = "MPICH busy-polls: oversubscribed, each barrier costs tens of ms"  # why '*' cells
 
     def __post_init__(self) -> None:
         counts = [r.ranks for r in self.references]
         if len(set(counts)) != len(counts):
             raise ValueError(f"{self.name}: more than one reference for a rank count: {counts}")
+        if self.variants is None:
+            self.variants = [Variant(self.name, self.metric)]
+        if len(self.variants) > 1 and self.references:
+            raise ValueError(f"{self.name}: references need a single-case benchmark")
+
+    def selected_by(self, names: list[str]) -> bool:
+        return self.name in names or self.group in names or any(g in names for g in self.groups)
+
+    def group_names(self) -> list[str]:
+        return [g for g in (self.group, *self.groups) if g]
 
     def reference_for(self, ranks: int) -> Optional[Reference]:
         return next((r for r in self.references if r.ranks == ranks), None)
@@ -117,8 +142,8 @@ def barrier_run(lib: str, ranks: int, cpus: int) -> Run:
     return Run(iters=20000, warmup=2000, timeout_s=120)
 
 
-def _median(s: "Summary", lib: str, ranks: int) -> Optional[float]:
-    cell = s.cell(lib, ranks)
+def _median(s: "Summary", lib: str, ranks: int, tag: Optional[str] = None) -> Optional[float]:
+    cell = s.cell(lib, ranks, tag)
     return cell["median_us"] if cell else None
 
 
@@ -133,8 +158,8 @@ def _within_reference(ranks: int, factor: float) -> Callable[["Summary"], tuple[
     return check
 
 
-def _fastest_peer(s: "Summary", ranks: int):
-    peers = [(m, lib) for lib in s.libs if lib != "shmpi" for m in [_median(s, lib, ranks)] if m is not None]
+def _fastest_peer(s: "Summary", ranks: int, tag: Optional[str] = None):
+    peers = [(m, lib) for lib in s.libs if lib != "shmpi" for m in [_median(s, lib, ranks, tag)] if m is not None]
     return min(peers) if peers else None
 
 
@@ -175,6 +200,147 @@ REDUCE_LOCAL_BENCHES = [
     for nbytes in [4 << 10, 256 << 10, 8 << 20, 64 << 20]
 ]
 
+# ---- RMA (one-sided): rma_latency.c and rma_contended.c, group "rma" --------------------
+# Sub-groups: rma_latency (OSU-style latency per sync mode and window flavour), acc_bw
+# (accumulate bandwidth per atomicity path, against a plain a[i] += b[i] in the same launch),
+# fence (a fence epoch with one fetch_and_op against MPI_Barrier, same launch), rma_contended
+# (every rank increments one counter).
+
+RMA_LAT_SIZES = [8, 64, 1 << 10, 64 << 10, 1 << 20]
+RMA_BW_SIZES = [1 << 10, 16 << 10, 256 << 10, 1 << 20, 16 << 20]
+RMA_LAT_SYNCS = ["lock", "flush", "flush_local", "fence", "pscw"]
+RMA_LAT_OPS = ["fop", "cas", "acc", "get_acc", "put", "get"]
+RMA_SINGLE = {"fop", "cas", "empty", "barrier"}  # one 8-byte case whatever the sizes
+RMA_OP_LABEL = {"local": "a+=b", "empty": "empty epoch", "barrier": "MPI_Barrier"}
+RMA_SYNC_TEXT = {
+    "lock": "lock(shared)/op/unlock",
+    "lockx": "lock(exclusive)/op/unlock",
+    "lock_all": "lock_all/op/unlock_all",
+    "flush": "op+flush in lock_all",
+    "flush_local": "op+flush_local in lock_all",
+    "fence": "op+fence",
+    "pscw": "start/op/complete, post/wait",
+}
+RMA_ITERS_NOTE = "the timed loop of a slow case is cut to about 20 ms (rma_util.h capped_iters)"
+OMPI_OSC_NOTE = ("Open MPI: Win_allocate windows run with --mca osc sm (4.1.4's default there, osc/rdma, "
+                 "segfaults in MPI_Compare_and_swap); Win_create windows with its default osc, osc/rdma "
+                 "(osc/sm refuses Win_create: MPI_ERR_WIN)")
+
+
+def fmt_size(n: int) -> str:
+    for unit, shift in (("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift} {unit}"
+    return f"{n} B"
+
+
+def rma_variants(sync: str, flavour: str, ops: list[str], sizes: list[int], bandwidth: bool = False) -> list[Variant]:
+    """The cases (RESULT tags) rma_latency.c prints for these arguments."""
+    return [Variant(f"rma_{sync}_{flavour}_{op}_{n}",
+                    RMA_OP_LABEL[op] if op in ("empty", "barrier") else f"{RMA_OP_LABEL.get(op, op)} {fmt_size(n)}",
+                    nbytes=n if bandwidth else None)
+            for op in ops for n in ([8] if op in RMA_SINGLE else sizes)]
+
+
+def osc_args(lib: str, flavour: str) -> list[str]:
+    return ["--mca", "osc", "sm"] if lib == "openmpi" and flavour == "allocate" else []
+
+
+def rma_run(sync: str, flavour: str, ops: list[str], sizes: list[int]) -> Callable[[str, int, int], Run]:
+    # 20000 iterations (2000 warmup) up to 1 KiB, the same bytes per loop above; the program
+    # itself shortens loops that would take more than ~20 ms (capped_iters).
+    return lambda lib, ranks, cpus: Run(
+        iters=20000, warmup=2000, timeout_s=240, launcher_args=osc_args(lib, flavour),
+        extra=[sync, flavour, ",".join(ops), ",".join(str(n) for n in sizes)])
+
+
+def contended_run(lib: str, ranks: int, cpus: int) -> Run:
+    osc = osc_args(lib, "allocate")
+    if ranks > cpus and lib == "mpich":
+        # MPICH oversubscribed: ~4 ms per update in aggregate (8 ranks, 2 cores): the first
+        # loop takes ~1.6 s, later ones are cut to ~200 ms by the program.
+        return Run(iters=50, warmup=5, timeout_s=400, launcher_args=osc, extra=["allocate"])
+    if ranks > cpus:
+        return Run(iters=5000, warmup=500, timeout_s=240, launcher_args=osc, extra=["allocate"])
+    return Run(iters=20000, warmup=2000, timeout_s=120, launcher_args=osc, extra=["allocate"])
+
+
+def _vs_fastest_peer(tag: str, ranks: int, factor: float, what: str) -> Target:
+    """shmpi's median for case `tag` at least `factor` x faster than the faster peer's."""
+    def check(s: "Summary"):
+        sh, best = _median(s, "shmpi", ranks, tag), _fastest_peer(s, ranks, tag)
+        if sh is None or best is None:
+            return None, "not measured"
+        return best[0] >= factor * sh, f"{LIB_LABEL[best[1]]}/shmpi = {best[0] / sh:.2f} (target >= {factor:.2f})"
+    return Target(f"{ranks} ranks: {what}: shmpi at least {factor:g}x faster than the faster peer", check)
+
+
+def _within_case(tag: str, ref_tag: str, ranks: int, factor: float, what: str, ref_what: str) -> Target:
+    """shmpi's median for `tag` within `factor` x shmpi's median for `ref_tag`, both from the
+    same launches (the peers' ratios are shown for context)."""
+    def check(s: "Summary"):
+        ratios = {lib: m / r for lib in s.libs for m in [_median(s, lib, ranks, tag)]
+                  for r in [_median(s, lib, ranks, ref_tag)] if m is not None and r}
+        peers = "; ".join(f"{LIB_LABEL[l]} {v:.2f}" for l, v in ratios.items() if l != "shmpi")
+        peers = f" [peers: {peers}]" if peers else ""
+        if "shmpi" not in ratios:
+            return None, "not measured" + peers
+        return ratios["shmpi"] <= factor, f"shmpi {what} / {ref_what} = {ratios['shmpi']:.2f} " \
+                                          f"(target <= {factor:.2f}){peers}"
+    return Target(f"{ranks} ranks: {what} within {factor:g}x of {ref_what}", check)
+
+
+RMA_LATENCY_BENCHES = [
+    Bench(name=f"rma_lat_{sync}_{flavour}", group="rma", groups=("rma_latency",),
+          metric=f"RMA latency, {RMA_SYNC_TEXT[sync]}, Win_{flavour} (us per op)",
+          source="rma_latency.c", run=rma_run(sync, flavour, RMA_LAT_OPS, RMA_LAT_SIZES), ranks=[2],
+          variants=rma_variants(sync, flavour, RMA_LAT_OPS, RMA_LAT_SIZES),
+          targets=[_vs_fastest_peer(f"rma_flush_{flavour}_{op}_8", 2, 2.0, f"{op} 8 B, Win_{flavour}")
+                   for op in ("fop", "cas", "acc", "get_acc")] if sync == "flush" else [],
+          notes=["rank 0 origin, rank 1 target; us per op including its synchronization; fop/cas int64, "
+                 "acc/get_acc MPI_SUM on double", OMPI_OSC_NOTE],
+          iters_note=RMA_ITERS_NOTE)
+    for flavour in ("allocate", "create") for sync in RMA_LAT_SYNCS
+]
+
+ACC_BW_BENCHES = [
+    Bench(name=f"acc_bw_{sync}_{flavour}", group="rma", groups=("acc_bw",),
+          metric=f"MPI_Accumulate SUM double, {RMA_SYNC_TEXT[sync]}, Win_{flavour} (us per call)",
+          source="rma_latency.c", run=rma_run(sync, flavour, ["acc", "local"], RMA_BW_SIZES), ranks=[2],
+          variants=rma_variants(sync, flavour, ["acc", "local"], RMA_BW_SIZES, bandwidth=True),
+          targets=[_within_case(f"rma_{sync}_{flavour}_acc_{1 << 20}", f"rma_{sync}_{flavour}_local_{1 << 20}", 2,
+                                1.10, f"1 MiB accumulate under {RMA_SYNC_TEXT[sync].split('/')[0]}",
+                                "one core's a[i] += b[i]")] if flavour == "allocate" and sync in ("lock", "lockx")
+          else [],
+          notes=["a+=b: rank 0's plain a[i] += b[i] over two private double arrays of the same size, in the same "
+                 "launch (-O3, AVX2 when the CPU has it): one core's time for the same arithmetic", OMPI_OSC_NOTE],
+          iters_note=RMA_ITERS_NOTE)
+    for sync, flavour in (("lock", "allocate"), ("lockx", "allocate"), ("flush", "allocate"), ("fence", "allocate"),
+                          ("lock", "create"))
+]
+
+RMA_OTHER_BENCHES = [
+    Bench(name="rma_fence", group="rma", groups=("fence",),
+          metric="fence epoch with one fetch_and_op vs MPI_Barrier, Win_allocate (us)",
+          source="rma_latency.c", run=rma_run("fence", "allocate", ["fop", "empty", "barrier"], [8]), ranks=[2],
+          variants=rma_variants("fence", "allocate", ["fop", "empty", "barrier"], [8]),
+          targets=[_within_case("rma_fence_allocate_fop_8", "rma_fence_allocate_barrier_8", 2, 1.3,
+                                "fence epoch with one fetch_and_op", "MPI_Barrier")],
+          notes=["per iteration: rank 0 fetch_and_op on rank 1, then MPI_Win_fence(0) on both (fop); the fence "
+                 "alone (empty epoch); MPI_Barrier alone; all three in the same launch", OMPI_OSC_NOTE],
+          iters_note=RMA_ITERS_NOTE),
+    Bench(name="rma_contended", group="rma", groups=("rma_contended",),
+          metric="contended fetch_and_op on one counter, all ranks (us per update, aggregate)",
+          source="rma_contended.c", run=contended_run,
+          targets=[_vs_fastest_peer("rma_contended", 2, 2.0, "contended fetch_and_op"),
+                   _vs_fastest_peer("rma_contended", 8, 2.0, "contended fetch_and_op")],
+          notes=["every rank: MPI_Fetch_and_op(+1) on rank 0's counter + MPI_Win_flush in one lock_all epoch; "
+                 "loop time = latest end - earliest start over all ranks, divided by all ranks' updates; "
+                 "the final count is checked exactly", OMPI_OSC_NOTE],
+          iters_note="MPICH oversubscribed runs 50 iterations (~4 ms per update); after a loop over ~400 ms the "
+                     "program cuts the next ones to ~200 ms"),
+]
+
 BENCHMARKS: list[Bench] = [
     Bench(
         name="barrier",
@@ -198,7 +364,7 @@ BENCHMARKS: list[Bench] = [
         ],
         notes=["per-barrier latency on rank 0; min and median over 5 timed loops per launch"],
     ),
-] + REDUCE_LOCAL_BENCHES
+] + REDUCE_LOCAL_BENCHES + RMA_LATENCY_BENCHES + ACC_BW_BENCHES + RMA_OTHER_BENCHES
 
 # ----------------------------------------------------------------------------------------
 # Libraries: how to compile and launch.
@@ -219,17 +385,20 @@ class Library:
     def available(self) -> bool:
         return _which(self.cc) is not None and _which(self.runner) is not None
 
-    def launch(self, ranks: int, prog: Path, args: list[str], timeout_s: float) -> tuple[list[str], dict]:
+    def launch(self, ranks: int, prog: Path, args: list[str], timeout_s: float,
+               launcher_args: Optional[list[str]] = None) -> tuple[list[str], dict]:
         env = dict(os.environ)
+        extra = list(launcher_args or [])
         if self.name == "shmpi":
-            return [self.runner, "-n", str(ranks), "--timeout", str(int(math.ceil(timeout_s))), str(prog), *args], env
+            return [self.runner, "-n", str(ranks), "--timeout", str(int(math.ceil(timeout_s))), *extra, str(prog),
+                    *args], env
         if self.name == "openmpi":
             if os.geteuid() == 0:
                 env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
             over = ["--oversubscribe"] if ranks > ncpus() else []
-            return [self.runner, *over, "-n", str(ranks), str(prog), *args], env
+            return [self.runner, *over, *extra, "-n", str(ranks), str(prog), *args], env
         if self.name == "mpich":
-            return [self.runner, "-n", str(ranks), str(prog), *args], env
+            return [self.runner, *extra, "-n", str(ranks), str(prog), *args], env
         raise ValueError(self.name)
 
 
@@ -299,6 +468,17 @@ def compile_one(cc: str, src: Path, out: Path) -> tuple[bool, str]:
     return True, ""
 
 
+def build_failure_reason(msg: str) -> str:
+    """One line on why a build failed: the undefined symbols if it was the link (e.g. shmpi
+    without its RMA calls yet), else the first error line."""
+    undefined = sorted(set(re.findall(r"undefined reference to [`'\"]?(\w+)", msg)))
+    if undefined:
+        shown = ", ".join(undefined[:6]) + (f" and {len(undefined) - 6} more" if len(undefined) > 6 else "")
+        return f"link failed, undefined: {shown}"
+    errors = [l.strip() for l in msg.splitlines() if "error" in l.lower()]
+    return (errors or [l.strip() for l in msg.splitlines() if l.strip()] or ["unknown error"])[0][:200]
+
+
 # ----------------------------------------------------------------------------------------
 # Running and parsing.
 # ----------------------------------------------------------------------------------------
@@ -317,6 +497,11 @@ def parse_result(stdout: str, bench: str) -> Optional[dict]:
         except (KeyError, ValueError):
             return None
     return None
+
+
+def parse_results(stdout: str, tags: list[str]) -> dict[str, dict]:
+    """The RESULT lines for tags (a launch that died half-way printed only some)."""
+    return {t: r for t in tags for r in [parse_result(stdout, t)] if r is not None}
 
 
 def run_bounded(cmd: list[str], env: dict, timeout_s: float) -> tuple[str, int, str, str, float]:
@@ -418,23 +603,29 @@ def tail(text: str, n: int = 8) -> str:
 # ----------------------------------------------------------------------------------------
 
 
+# Launch statuses whose numbers are not used even if the program printed them.
+NOT_USED = ("implausible", "machine transient")
+
+
 class Summary:
-    """Per benchmark: min = min over rounds of each launch's min; median = median over
-    rounds of each launch's median."""
+    """Per benchmark and case (variant): min = min over rounds of each launch's min; median
+    = median over rounds of each launch's median. A launch counts for a case if it printed
+    that case's RESULT line (a launch that failed half-way still counts for the cases it
+    finished) and the plausibility check did not reject it."""
 
     def __init__(self, bench: Bench, libs: list[str], ranks: list[int], runs: list[dict]):
         self.bench, self.libs, self.ranks, self.runs = bench, libs, ranks, runs
 
     @staticmethod
-    def _agg(rs: list[dict]) -> Optional[dict]:
-        ok = [r for r in rs if r["status"] == "ok"]
-        if not ok:
+    def _agg(rs: list[dict], tag: str) -> Optional[dict]:
+        used = [r["results"][tag] for r in rs if r["status"] not in NOT_USED and tag in r.get("results", {})]
+        if not used:
             return None
-        return {"min_us": min(r["min_us"] for r in ok), "median_us": statistics.median(r["median_us"] for r in ok),
-                "iters": ok[0]["iters"], "launches_ok": len(ok), "launches": len(rs)}
+        return {"min_us": min(u["min_us"] for u in used), "median_us": statistics.median(u["median_us"] for u in used),
+                "iters": min(u["iters"] for u in used), "launches_ok": len(used), "launches": len(rs)}
 
-    def cell(self, lib: str, ranks: int) -> Optional[dict]:
-        return self._agg(self.attempted(lib, ranks))
+    def cell(self, lib: str, ranks: int, tag: Optional[str] = None) -> Optional[dict]:
+        return self._agg(self.attempted(lib, ranks), tag or self.bench.variants[0].tag)
 
     def attempted(self, lib: str, ranks: int) -> list[dict]:
         return [r for r in self.runs if r["lib"] == lib and r["ranks"] == ranks]
@@ -445,7 +636,8 @@ class Summary:
 
     def reference(self, ranks: int) -> Optional[dict]:
         """The aggregate of the reference for that rank count (None: none, or no good run)."""
-        return self._agg(self.reference_attempted(ranks))
+        ref = self.bench.reference_for(ranks)
+        return self._agg(self.reference_attempted(ranks), ref.name) if ref else None
 
     def reference_median(self, ranks: int) -> Optional[float]:
         ref = self.reference(ranks)
@@ -453,22 +645,29 @@ class Summary:
 
     def rows(self) -> list[dict]:
         out = []
-        for n in self.ranks:
-            row: dict = {"ranks": n, "libs": {}, "ratios": {}}
-            for lib in self.libs:
-                row["libs"][lib] = self.cell(lib, n)
-            sh = row["libs"].get("shmpi")
-            for lib in self.libs:
-                if lib != "shmpi":
-                    c = row["libs"][lib]
-                    row["ratios"][f"{lib}/shmpi"] = (c["median_us"] / sh["median_us"]) if (c and sh) else None
-            if ref_spec := self.bench.reference_for(n):
-                ref = self.reference(n)
-                row["reference_name"] = ref_spec.name
-                row["reference"] = ref
-                row["ratios"]["shmpi/" + ref_spec.name] = sh["median_us"] / ref["median_us"] if (sh and ref) else None
-            out.append(row)
+        for v in self.bench.variants:
+            for n in self.ranks:
+                out.append(self._row(v, n))
         return out
+
+    def _row(self, v: Variant, n: int) -> dict:
+        """One table row: case v at n ranks."""
+        row: dict = {"variant": v.tag, "label": v.label, "ranks": n, "libs": {}, "ratios": {}}
+        if v.nbytes:
+            row["bytes"] = v.nbytes
+        for lib in self.libs:
+            row["libs"][lib] = self.cell(lib, n, v.tag)
+        sh = row["libs"].get("shmpi")
+        for lib in self.libs:
+            if lib != "shmpi":
+                c = row["libs"][lib]
+                row["ratios"][f"{lib}/shmpi"] = (c["median_us"] / sh["median_us"]) if (c and sh) else None
+        if ref_spec := self.bench.reference_for(n):
+            ref = self.reference(n)
+            row["reference_name"] = ref_spec.name
+            row["reference"] = ref
+            row["ratios"]["shmpi/" + ref_spec.name] = sh["median_us"] / ref["median_us"] if (sh and ref) else None
+        return row
 
 
 # ----------------------------------------------------------------------------------------
@@ -500,7 +699,8 @@ def render_table(s: Summary) -> str:
     b = s.bench
     # One reference column set for all rows: each rank count shows its own reference.
     has_ref = any(b.reference_for(n) for n in s.ranks)
-    head = ["metric", "ranks"] + [f"{LIB_LABEL[l]} min/med" for l in s.libs]
+    multi = len(b.variants) > 1
+    head = ["case" if multi else "metric", "ranks"] + [f"{LIB_LABEL[l]} min/med" for l in s.libs]
     if has_ref:
         head += ["reference", "ref min/med"]
     peers = [l for l in s.libs if l != "shmpi"]
@@ -508,12 +708,15 @@ def render_table(s: Summary) -> str:
         head += [f"{LIB_LABEL[p]}/shmpi" for p in peers]
         if has_ref:
             head.append("shmpi/ref")
+    if multi:  # the loop length can differ per case: a column instead of a note
+        head.append("iters " + "/".join(LIB_LABEL[l] for l in s.libs))
     body = []
     iter_notes = []
+    bandwidth = []
     for row in s.rows():
         n = row["ranks"]
         base_iters = (row["libs"].get("shmpi") or {}).get("iters")
-        line = [b.metric, str(n)]
+        line = [row["label"], str(n)]
         iters_here = {}
         for lib in s.libs:
             c = row["libs"][lib]
@@ -532,7 +735,14 @@ def render_table(s: Summary) -> str:
             if has_ref:
                 r = row["ratios"].get(f"shmpi/{ref_spec.name}") if ref_spec else None
                 line.append(f"{r:.2f}x" if r is not None else "-")
+        if multi:
+            line.append("/".join(str(row["libs"][l]["iters"]) if row["libs"][l] else "-" for l in s.libs))
         body.append(line)
+        if row.get("bytes"):
+            bandwidth.append(f"  {row['label']} (n={n}): " + ", ".join(
+                f"{LIB_LABEL[l]} {row['bytes'] / row['libs'][l]['median_us']:.0f}" for l in s.libs if row["libs"][l]))
+        if multi:
+            continue
         if iters_here:
             iter_notes.append(f"{n} ranks: " + ", ".join(f"{LIB_LABEL[l]} {i}" for l, i in iters_here.items()))
     widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
@@ -546,15 +756,21 @@ def render_table(s: Summary) -> str:
                     if has_ref else ""))
     if iter_notes:
         lines.append("iterations per timed loop: " + "; ".join(iter_notes))
+    if multi:
+        lines.append("iters: the smallest timed-loop length of any used launch, per library")
+    if bandwidth:
+        lines.append("MB/s (bytes per call / median time):")
+        lines += bandwidth
     for r in s.runs:
         if r["status"] != "ok":
             who = run_label(b, r)
             why = (r.get("stderr_tail") or "").splitlines()
-            lines.append(f"not used: round {r['round']} {who} n={r['ranks']}: {r['status']}"
+            used = "not used" if r["status"] in NOT_USED or not r.get("results") else \
+                f"used for the {len(r['results'])} cases it printed"
+            lines.append(f"{used}: round {r['round']} {who} n={r['ranks']}: {r['status']}"
                          + (f" ({why[-1].strip()})" if why else ""))
     if any("*" in c for r in body for c in r):
-        lines.append("* fewer iterations than shmpi at that rank count (MPICH busy-polls: oversubscribed, "
-                     "each barrier costs tens of ms)")
+        lines.append(f"* fewer iterations than shmpi at that rank count ({b.iters_note})")
     for note in b.notes:
         lines.append(note)
     return "\n".join(lines)
@@ -584,7 +800,10 @@ def write_svg(s: Summary, path: Path, title_extra: str) -> None:
             status = "" if ref else status_text(s.reference_attempted(n))
             bars.append((ref_spec.label, REF_COLOR, ref and ref["median_us"], ref and ref["min_us"], status))
         over = f", {ncpus()} cpus" if n > ncpus() else ""
-        groups.append((f"{n} ranks{over}", bars))
+        if len(b.variants) > 1:
+            groups.append((row["label"] + (f", {n} ranks{over}" if len(s.ranks) > 1 else ""), bars))
+        else:
+            groups.append((f"{n} ranks{over}", bars))
 
     values = [v for _, bars in groups for bar in bars for v in (bar[2], bar[3]) if v]
     if not values:
@@ -596,8 +815,11 @@ def write_svg(s: Summary, path: Path, title_extra: str) -> None:
     if max(values) / hi > 0.6:  # headroom for the value labels
         hi *= 10
 
-    bar_w, bar_gap, group_gap = 64, 14, 56
-    left, right, top, plot_h, bottom = 80, 24, 64, 380, 88
+    # Many cases (multi-variant benchmarks): narrow bars, a colour legend instead of a label
+    # under every bar.
+    compact = len(b.variants) > 1
+    bar_w, bar_gap, group_gap = (34, 4, 26) if compact else (64, 14, 56)
+    left, right, top, plot_h, bottom = 80, 24, (84 if compact else 64), 380, 88
     group_ws = [len(bars) * bar_w + (len(bars) - 1) * bar_gap for _, bars in groups]
     width = left + right + sum(group_ws) + group_gap * (len(groups) + 1)
     width = max(width, 520)
@@ -627,6 +849,12 @@ def write_svg(s: Summary, path: Path, title_extra: str) -> None:
                 o.append(f'<line x1="{left}" y1="{ym:.1f}" x2="{width - right}" y2="{ym:.1f}" stroke="#eee"/>')
     o.append(f'<text x="18" y="{top + plot_h / 2}" font-size="12" text-anchor="middle" '
              f'transform="rotate(-90 18 {top + plot_h / 2})">microseconds</text>')
+    if compact:
+        names = [LIB_LABEL[l] for l in s.libs]
+        for i, (name, lib) in enumerate(zip(names, s.libs)):
+            lx = left + i * 130
+            o.append(f'<rect x="{lx}" y="56" width="14" height="14" fill="{LIB_COLOR[lib]}"/>')
+            o.append(f'<text x="{lx + 20}" y="68" font-size="12">{escape(name)}</text>')
     o.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="black"/>')
     o.append(f'<line x1="{left}" y1="{top + plot_h}" x2="{width - right}" y2="{top + plot_h}" stroke="black"/>')
 
@@ -644,13 +872,18 @@ def write_svg(s: Summary, path: Path, title_extra: str) -> None:
                     ym = y(mn)
                     o.append(f'<line x1="{bx + 6}" y1="{ym:.1f}" x2="{bx + bar_w - 6}" y2="{ym:.1f}" '
                              f'stroke="black" stroke-width="2"/>')
-                o.append(f'<text x="{cx}" y="{yt - 6:.1f}" text-anchor="middle" font-size="11">{fmt_us(med)}</text>')
+                o.append(f'<text x="{cx}" y="{yt - 6:.1f}" text-anchor="middle" font-size="{9 if compact else 11}">'
+                         f'{fmt_us(med)}</text>')
+            elif compact:
+                o.append(f'<text x="{cx + 4}" y="{base - 8}" font-size="10" fill="#b00" '
+                         f'transform="rotate(-90 {cx + 4} {base - 8})">{escape(status)}</text>')
             else:
                 o.append(f'<text x="{cx}" y="{base - 8}" text-anchor="middle" font-size="11" fill="#b00">'
                          f'{escape(status)}</text>')
-            o.append(f'<text x="{cx}" y="{base + 16}" text-anchor="middle" font-size="10">{escape(label)}</text>')
-        o.append(f'<text x="{x + gw / 2}" y="{base + 38}" text-anchor="middle" font-size="13" '
-                 f'font-weight="bold">{escape(glabel)}</text>')
+            if not compact:
+                o.append(f'<text x="{cx}" y="{base + 16}" text-anchor="middle" font-size="10">{escape(label)}</text>')
+        o.append(f'<text x="{x + gw / 2}" y="{base + (20 if compact else 38)}" text-anchor="middle" '
+                 f'font-size="{11 if compact else 13}" font-weight="bold">{escape(glabel)}</text>')
         x += gw + group_gap
     o.append(f'<text x="{left}" y="{height - 14}" font-size="10" fill="#555">bar: median over rounds of each '
              f'launch\'s median; black tick: best loop (min). Values in microseconds.</text>')
@@ -682,7 +915,8 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=3, help="rounds of interleaved launches (default 3)")
     ap.add_argument("--libs", default=",".join(LIBS), help="libraries to run (default shmpi,openmpi,mpich)")
     ap.add_argument("--bench", default="barrier,reduce_local",
-                    help="benchmarks (or groups) to run: " + ", ".join(sorted({b.group or b.name for b in BENCHMARKS})))
+                    help="benchmarks (or groups) to run: " + ", ".join(
+                        sorted({g for b in BENCHMARKS for g in (b.group_names() or [b.name])})))
     ap.add_argument("--scale", type=float, default=1.0, help="multiply iteration counts (e.g. 0.1 for a smoke run)")
     ap.add_argument("--install-peers", action="store_true",
                     help="apt-get install Open MPI and MPICH if missing (otherwise missing peers are skipped)")
@@ -699,8 +933,8 @@ def main() -> int:
     if bad := [l for l in want_libs if l not in LIBS]:
         ap.error(f"unknown libraries {bad}; known: {LIBS}")
     names = [n.strip() for n in a.bench.split(",") if n.strip()]
-    benches = [b for b in BENCHMARKS if b.name in names or (b.group is not None and b.group in names)]
-    known = {b.name for b in BENCHMARKS} | {b.group for b in BENCHMARKS if b.group}
+    benches = [b for b in BENCHMARKS if b.selected_by(names)]
+    known = {b.name for b in BENCHMARKS} | {g for b in BENCHMARKS for g in b.group_names()}
     if any(n not in known for n in names):
         ap.error(f"unknown benchmark in {names}; known: {sorted(known)}")
 
@@ -727,19 +961,28 @@ def main() -> int:
     binlib = a.out / "bin"
     bins: dict[tuple[str, str], Path] = {}  # (bench, library) -> executable
     ref_bins: dict[tuple[str, str], Path] = {}  # (bench, reference name) -> executable
+    built: dict[Path, Optional[str]] = {}  # executable -> None if it built, else why not (one line)
+    not_built: dict[tuple[str, str], str] = {}  # (bench, library) -> why it is skipped
     for b in benches:
         for l in list(libs):
             exe = binlib / f"{Path(b.source).stem}.{l}"
-            if any(p == exe for p in bins.values()):  # several benches share one program
-                bins[(b.name, l)] = exe
-                continue
-            ok, msg = compile_one(libs_all[l].cc, BENCH_DIR / b.source, exe)
-            if ok:
+            if exe not in built:  # several benches share one program: build it once
+                ok, msg = compile_one(libs_all[l].cc, BENCH_DIR / b.source, exe)
+                built[exe] = None if ok else build_failure_reason(msg)
+                if not ok:
+                    # A library that cannot build a benchmark (e.g. shmpi before its RMA calls
+                    # exist) is skipped for the benchmarks using that program; the run goes on.
+                    log = exe.with_name(exe.name + ".build.log")
+                    log.write_text(msg + "\n")
+                    print(f"{'error' if l == 'shmpi' else 'note'}: {b.source} does not build against "
+                          f"{LIB_LABEL[l]} ({built[exe]}); {LIB_LABEL[l]} is skipped for the benchmarks using it "
+                          f"(full output: {log})", file=sys.stderr)
+                    if l == "shmpi":
+                        shmpi_failed = True
+            if built[exe] is None:
                 bins[(b.name, l)] = exe
             else:
-                print(f"error: building {b.source} against {LIB_LABEL[l]}:\n{msg}", file=sys.stderr)
-                if l == "shmpi":
-                    shmpi_failed = True
+                not_built[(b.name, l)] = f"{b.source} did not build ({built[exe]})"
         for ref in b.references:
             exe = binlib / Path(ref.source).stem
             ok, msg = compile_one(os.environ.get("CC", "cc"), BENCH_DIR / ref.source, exe)
@@ -759,7 +1002,8 @@ def main() -> int:
     hung: set[tuple[str, str, int]] = set()  # a configuration that timed out is not retried
 
     def scaled(r: Run) -> Run:
-        return Run(max(1, int(r.iters * a.scale)), int(r.warmup * a.scale), r.reps, r.timeout_s, r.extra)
+        return Run(max(1, int(r.iters * a.scale)), int(r.warmup * a.scale), r.reps, r.timeout_s, r.extra,
+                   r.launcher_args)
 
     def run_sentinel(b: Bench, ref: Reference) -> Optional[float]:
         exe = ref_bins.get((b.name, ref.name))
@@ -773,14 +1017,17 @@ def main() -> int:
         """One launch of library `lib` at n ranks, or (lib "reference") of the reference `ref`."""
         exe = ref_bins.get((b.name, ref.name)) if ref else bins.get((b.name, lib))
         if exe is None:
+            if not ref and (b.name, lib) in not_built and rnd == 1:  # shown in the table, once
+                all_runs[b.name].append({"round": rnd, "lib": lib, "ranks": n, "status": "did not build",
+                                         "stderr_tail": not_built[(b.name, lib)]})
             return
         if ref:
             r = scaled(ref.run)
-            cmd, env, tag, label = [str(exe), *ref.argv(r)], dict(os.environ), ref.name, ref.label
+            cmd, env, tags, label = [str(exe), *ref.argv(r)], dict(os.environ), [ref.name], ref.label
         else:
             r = scaled(b.run(lib, n, cpus))
-            cmd, env = libs_all[lib].launch(n, exe, r.argv(), r.timeout_s)
-            tag, label = b.name, LIB_LABEL[lib]
+            cmd, env = libs_all[lib].launch(n, exe, r.argv(), r.timeout_s, r.launcher_args)
+            tags, label = [v.tag for v in b.variants], LIB_LABEL[lib]
         rec: dict = {"round": rnd, "lib": lib, **({"reference": ref.name} if ref else {}), "ranks": n}
         config = (b.name, ref.name if ref else lib, n)
         if config in hung:
@@ -795,28 +1042,50 @@ def main() -> int:
         status, rc, out, err, wall = run_bounded(cmd, env, r.timeout_s + 30)
         if guard:
             floors.append(run_sentinel(b, guard))
-        res = parse_result(out, tag) if status == "ok" else None
-        if status == "ok" and (res is None or res["ranks"] != n):
-            status = "no RESULT line" if res is None else f"ranks mismatch ({res['ranks']})"
+        # Every case's RESULT line that was printed, also by a launch that failed later on.
+        parsed = parse_results(out, tags)
+        results = {t: {k: res[k] for k in ("min_us", "median_us", "iters")}
+                   for t, res in parsed.items() if res["ranks"] == n}
+        if status == "ok" and len(results) < len(tags):
+            if parsed and not results:
+                status = f"ranks mismatch ({next(iter(parsed.values()))['ranks']})"
+            elif not results:
+                status = "no RESULT line"
+            else:
+                status = f"incomplete ({len(results)} of {len(tags)} cases)"
         rec.update(status=status, returncode=rc, iters=r.iters, warmup=r.warmup, reps=r.reps, wall_s=round(wall, 3),
-                   cmd=cmd)
+                   cmd=cmd, results=results)
         if guard:
             rec["floor_us"] = floors  # the reference's median just before and just after
-        if res and status == "ok":
-            rec.update(min_us=res["min_us"], median_us=res["median_us"])
-        else:
+        if status == "ok" and len(tags) == 1:
+            rec.update(min_us=results[tags[0]]["min_us"], median_us=results[tags[0]]["median_us"])
+        if status != "ok":
             rec["stderr_tail"] = tail(err) or tail(out)
             if status == "timeout":
                 hung.add(config)
         all_runs[b.name].append(rec)
-        if rec["status"] == "ok":
-            print(f"[round {rnd}/{a.rounds}] {b.name:8} {label:12} n={n:<3} min {fmt_us(rec['min_us']):>7} us  "
-                  f"median {fmt_us(rec['median_us']):>7} us  ({r.iters} iters, {wall:.1f} s)"
+        head = f"[round {rnd}/{a.rounds}] {b.name:8} {label:12} n={n:<3}"
+        if rec["status"] == "ok" and len(tags) == 1:
+            print(f"{head} min {fmt_us(rec['min_us']):>7} us  "
+                  f"median {fmt_us(rec['median_us']):>7} us  ({results[tags[0]]['iters']} iters, {wall:.1f} s)"
                   + (f"  [{guard.label} before/after: " + "/".join(fmt_us(f) for f in floors) + " us]"
                      if guard else ""), flush=True)
+            return
+        if rec["status"] == "ok":
+            print(f"{head} ok, {len(results)} cases ({wall:.1f} s)", flush=True)
         else:
-            print(f"[round {rnd}/{a.rounds}] {b.name:8} {label:12} n={n:<3} {rec['status'].upper()} "
-                  f"(exit {rc}, {wall:.1f} s)\n    " + rec["stderr_tail"].replace("\n", "\n    "), flush=True)
+            print(f"{head} {rec['status'].upper()} (exit {rc}, {wall:.1f} s"
+                  + (f"; {len(results)} of {len(tags)} cases measured" if len(tags) > 1 else "")
+                  + ")\n    " + rec["stderr_tail"].replace("\n", "\n    "), flush=True)
+        if len(tags) > 1 and results:  # the medians, compactly
+            items = [f"{v.label} {fmt_us(results[v.tag]['median_us'])}" for v in b.variants if v.tag in results]
+            line = "   "
+            for it in items:
+                if len(line) + len(it) + 3 > 118:
+                    print(line, flush=True)
+                    line = "   "
+                line += " | " + it if line.strip() else " " + it
+            print(line, flush=True)
 
     for rnd in range(1, a.rounds + 1):
         # Rotate the library order each round so no library always follows the same one.
@@ -851,6 +1120,9 @@ def main() -> int:
                 print(f"  [{verdict:6}] {t['target']}: {t['detail']}")
         for l, why in skipped.items():
             print(f"  {LIB_LABEL[l]} skipped: {why}")
+        for l in libs:
+            if (b.name, l) in not_built:
+                print(f"  {LIB_LABEL[l]} skipped: {not_built[(b.name, l)]}")
         if "shmpi" in want_libs:
             sh_runs = [r for r in runs if r["lib"] == "shmpi"]
             if not sh_runs or any(r["status"] not in ("ok", "machine transient") for r in sh_runs):
