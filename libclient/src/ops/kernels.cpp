@@ -68,11 +68,44 @@ void reduce_range(const T* __restrict a, T* __restrict b, std::size_t count) {
 }
 #endif
 
+#if defined(SHMPI_OPS_ISA_AVX512)
+// Buffers this large come from DRAM, where 512-bit loops lose to 256-bit ones on the
+// machines we measured (AMD EPYC, MPI_SUM int64 64 MiB: 4.3-5.7 ms with zmm, 3.3-3.5 ms
+// with ymm, crossing over between 2 and 4 MiB; docs/architecture.md "Op engine"). Above
+// this many bytes per buffer the avx512 build runs the same loop at 256 bits (AVX-512VL
+// keeps the masked-tail and vrange forms available at that width). kWideLimitBytes: op_kinds.hpp.
+
+// noinline: once inlined, GCC vectorizes the loop with the caller's 512-bit preference.
+template <class Op, class T>
+__attribute__((noinline, target("prefer-vector-width=256"))) void reduce_ymm(const T* __restrict a, T* __restrict b,
+                                                                    std::size_t count) {
+  if constexpr (kRangeOp<Op, T>) {
+    constexpr int imm = std::is_same_v<Op, Max> ? 0b0101 : 0b0100;
+    constexpr std::size_t w = 32 / sizeof(T);
+    std::size_t i = 0;
+    for (; i + w <= count; i += w) {
+      if constexpr (std::is_same_v<T, double>)
+        _mm256_storeu_pd(b + i, _mm256_range_pd(_mm256_loadu_pd(a + i), _mm256_loadu_pd(b + i), imm));
+      else
+        _mm256_storeu_ps(b + i, _mm256_range_ps(_mm256_loadu_ps(a + i), _mm256_loadu_ps(b + i), imm));
+    }
+    if (i < count) reduce_range<Op, T>(a + i, b + i, count - i);  // masked 512-bit tail
+  } else {
+#pragma GCC ivdep
+    for (std::size_t i = 0; i < count; ++i) b[i] = Op::apply(a[i], b[i]);
+  }
+}
+#endif
+
 // The loop every kernel is: inout[i] = Op(in[i], inout[i]). The buffers do not overlap
 // (op_kinds.hpp), which restrict/ivdep tell the vectorizer.
 template <class Op, class T>
 void reduce(const void* in, void* inout, std::size_t count) {
 #if defined(SHMPI_OPS_ISA_AVX512)
+  if (count >= kWideLimitBytes / sizeof(T)) {
+    reduce_ymm<Op, T>(static_cast<const T*>(in), static_cast<T*>(inout), count);
+    return;
+  }
   if constexpr (kRangeOp<Op, T>) {
     reduce_range<Op, T>(static_cast<const T*>(in), static_cast<T*>(inout), count);
     return;

@@ -43,6 +43,9 @@ inline constexpr std::size_t kElemCount = 26;
 // Instruction-set variants of the kernel table, lowest first.
 enum class Isa : std::uint8_t { baseline, avx2, avx512 };
 inline constexpr std::size_t kIsaCount = 3;
+// The avx512 build runs buffers of at least this many bytes with 256-bit vectors
+// (kernels.cpp: faster at DRAM sizes).
+inline constexpr std::size_t kWideLimitBytes = std::size_t{2} << 20;
 
 // inout[i] = in[i] op inout[i] for i in [0, count). `in` and `inout` must not overlap
 // (identical pointers are tolerated: every element is read before it is written).
