@@ -94,6 +94,10 @@ class Variant:
     tag: str  # its RESULT bench= tag
     label: str  # table row / chart group label
     nbytes: Optional[int] = None  # bytes per call: the table adds MB/s
+    ranks: Optional[tuple[int, ...]] = None  # measured only at these rank counts (default: all)
+
+    def at(self, ranks: int) -> bool:
+        return self.ranks is None or ranks in self.ranks
 
 
 @dataclass
@@ -275,11 +279,13 @@ def _vs_fastest_peer(tag: str, ranks: int, factor: float, what: str) -> Target:
     return Target(f"{ranks} ranks: {what}: shmpi at least {factor:g}x faster than the faster peer", check)
 
 
-def _within_case(tag: str, ref_tag: str, ranks: int, factor: float, what: str, ref_what: str) -> Target:
-    """shmpi's median for `tag` within `factor` x shmpi's median for `ref_tag`, both from the
-    same launches (the peers' ratios are shown for context)."""
+def _within_case(tag: str, ref_tag: str, ranks: int, factor: float, what: str, ref_what: str,
+                 ref_scale: float = 1.0) -> Target:
+    """shmpi's median for `tag` within `factor` x (ref_scale x shmpi's median for `ref_tag`), both
+    from the same launches (the peers' ratios are shown for context). ref_what names the
+    scaled reference (e.g. "2 x copy 1 MiB")."""
     def check(s: "Summary"):
-        ratios = {lib: m / r for lib in s.libs for m in [_median(s, lib, ranks, tag)]
+        ratios = {lib: m / (ref_scale * r) for lib in s.libs for m in [_median(s, lib, ranks, tag)]
                   for r in [_median(s, lib, ranks, ref_tag)] if m is not None and r}
         peers = "; ".join(f"{LIB_LABEL[l]} {v:.2f}" for l, v in ratios.items() if l != "shmpi")
         peers = f" [peers: {peers}]" if peers else ""
@@ -341,6 +347,163 @@ RMA_OTHER_BENCHES = [
                      "program cuts the next ones to ~200 ms"),
 ]
 
+# ---- Collectives: coll_latency.c, group "coll" -------------------------------------------
+# One benchmark (table) per collective, one row per message size (bytes of one rank's message,
+# OSU's convention; see coll_latency.c and bench/README.md), at --ranks (default 2 and 8). At
+# COLL_REF_RANKS the same launches also time the references on rank 0 alone (memcpy, a[i] +=
+# b[i]) at COLL_REF_SIZES: the copy/reduce limit the 1 MiB collectives are held against.
+
+COLL_SIZES = [8, 64, 512, 4 << 10, 32 << 10, 256 << 10, 1 << 20, 4 << 20]
+COLL_NC_SIZES = [16 if n < 16 else n for n in COLL_SIZES]  # the _nc element is 16 bytes
+# 4 MiB only up to 4 ranks: at 8 ranks on 2 cores the peers take up to 2.4 s per call there
+# (Open MPI's Reduce_scatter_block), and with it the group would take over 15 minutes.
+COLL_LARGE = 4 << 20
+COLL_LARGE_RANKS = (1, 2, 3, 4)
+COLL_REF_SIZES = [1 << 20, 4 << 20]
+COLL_REF_RANKS = 2
+COLL_LIMIT_SIZE = 1 << 20
+COLL_REF_LABEL = {"copy": "memcpy", "reduce_ref": "a+=b"}
+COLL_TEXT = {
+    "barrier": "MPI_Barrier",
+    "bcast": "MPI_Bcast from rank 0; size: the message",
+    "scatter": "MPI_Scatter from rank 0; size: each rank's block",
+    "scatterv": "MPI_Scatterv from rank 0, equal counts, contiguous displacements; size: each rank's block",
+    "gather": "MPI_Gather to rank 0; size: each rank's block",
+    "reduce": "MPI_Reduce MPI_SUM double to rank 0; size: the vector",
+    "allreduce": "MPI_Allreduce MPI_SUM double; size: the vector",
+    "reduce_nc": "MPI_Reduce, non-commutative user op (affine maps, 2 doubles) to rank 0; size: the vector",
+    "allreduce_nc": "MPI_Allreduce, non-commutative user op (affine maps, 2 doubles); size: the vector",
+    "reduce_scatter_block": "MPI_Reduce_scatter_block MPI_SUM double; size: each rank's result block",
+    "alltoall": "MPI_Alltoall; size: each block (one per rank pair)",
+}
+# The limit at 1 MiB, 2 ranks: (reference, how many SIZE-byte references the busiest rank must
+# do at the least, the ranks working in parallel). Alltoall: each rank copies its own block and
+# the other rank's block to it.
+COLL_LIMIT = {"bcast": ("copy", 1), "scatter": ("copy", 1), "scatterv": ("copy", 1), "gather": ("copy", 1),
+              "alltoall": ("copy", 2), "reduce": ("reduce_ref", 1), "allreduce": ("reduce_ref", 1),
+              "reduce_scatter_block": ("reduce_ref", 1)}
+COLL_GENERIC = ("scatter", "scatterv", "reduce_nc", "allreduce_nc")  # the peers' generic paths: 1.5x at 2 ranks
+COLL_NOTES = [
+    "us per call: loops of back-to-back calls, each after one MPI_Barrier (the same for every library); a loop's "
+    "value is its span (latest end - earliest start over all ranks) per call. Rooted collectives may overlap "
+    "consecutive calls (a root that need not wait runs ahead): the number is the cost per call in a stream of calls.",
+    "data changes every call; every rank checks what it received after every call (3 stamped elements per "
+    "message) and all of it after each case: a library that skips work fails (no number) instead of looking fast",
+]
+COLL_REF_NOTE = {
+    "copy": "memcpy: rank 0 alone, in the same launches, between two private pre-touched buffers",
+    "reduce_ref": "a+=b: rank 0 alone, in the same launches, a[i] += b[i] over two private double arrays "
+                  "(-O3, AVX2 when the CPU has it)",
+}
+COLL_ITERS_NOTE = ("the timed loop of a slow case is cut to about 20 ms (rma_util.h capped_iters); MPICH "
+                   "oversubscribed asks for 200 iterations")
+
+
+def coll_tag(coll: str, nbytes: int) -> str:
+    return "coll_barrier" if coll == "barrier" else f"coll_{coll}_{nbytes}"
+
+
+def coll_sizes(coll: str) -> list[int]:
+    return [0] if coll == "barrier" else COLL_NC_SIZES if coll.endswith("_nc") else COLL_SIZES
+
+
+def coll_size_ranks(n: int) -> Optional[tuple[int, ...]]:
+    """The rank counts size n is measured at (None: all)."""
+    return COLL_LARGE_RANKS if n >= COLL_LARGE else None
+
+
+def coll_sizes_at(coll: str, ranks: int) -> list[int]:
+    return [n for n in coll_sizes(coll) if coll_size_ranks(n) is None or ranks in coll_size_ranks(n)]
+
+
+def coll_run(coll: str) -> Callable[[str, int, int], Run]:
+    ref = COLL_LIMIT.get(coll, (None,))[0]
+
+    def run(lib: str, ranks: int, cpus: int) -> Run:
+        colls = [coll] + ([ref] if ref and ranks == COLL_REF_RANKS else [])
+        sizes = ",".join(str(n) for n in coll_sizes_at(coll, ranks) if n) or "8"  # barrier: ignored
+        extra = [",".join(colls), sizes, ",".join(str(n) for n in COLL_REF_SIZES)]
+        # The program cuts a loop that would take much longer than ~20 ms (capped_iters), so these
+        # are the counts for the small sizes. MPICH oversubscribed: each call costs ms to tens of ms.
+        if ranks > cpus and lib == "mpich":
+            return Run(iters=200, warmup=20, timeout_s=240, extra=extra)
+        if ranks > cpus:
+            return Run(iters=5000, warmup=500, timeout_s=180, extra=extra)
+        return Run(iters=20000, warmup=2000, timeout_s=120, extra=extra)
+    return run
+
+
+def coll_variants(coll: str) -> list[Variant]:
+    out = [Variant(coll_tag(coll, n), COLL_TEXT[coll] if coll == "barrier" else fmt_size(n),
+                   ranks=coll_size_ranks(n)) for n in coll_sizes(coll)]
+    if coll in COLL_LIMIT:
+        ref = COLL_LIMIT[coll][0]
+        out += [Variant(coll_tag(ref, n), f"{COLL_REF_LABEL[ref]} {fmt_size(n)}", nbytes=n,
+                        ranks=(COLL_REF_RANKS,)) for n in COLL_REF_SIZES]
+    return out
+
+
+def _every_case_vs_peers(cases: list[tuple[str, str]], ranks: int, factor: float, what: str) -> Target:
+    """At every case (tag, label): shmpi at least `factor` x faster than the faster peer
+    (factor 1: no slower). Met only if every case was measured for shmpi and a peer."""
+    def check(s: "Summary"):
+        worst, missing = None, []
+        for tag, label in cases:
+            sh, best = _median(s, "shmpi", ranks, tag), _fastest_peer(s, ranks, tag)
+            if sh is None or best is None:
+                missing.append(label)
+                continue
+            r = best[0] / sh
+            if worst is None or r < worst[0]:
+                worst = (r, label, best[1])
+        if worst is None:
+            return None, "not measured"
+        met = False if worst[0] < factor else (None if missing else True)
+        detail = (f"worst {worst[1]}: {LIB_LABEL[worst[2]]}/shmpi = {worst[0]:.2f} (target >= {factor:.2f}); "
+                  f"{len(cases) - len(missing)} of {len(cases)} sizes measured")
+        return met, detail + (f" (not: {', '.join(missing)})" if missing else "")
+    return Target(f"{ranks} ranks: {what}", check)
+
+
+def coll_targets(coll: str) -> list[Target]:
+    def cases(ranks: int) -> list[tuple[str, str]]:
+        return [(coll_tag(coll, n), "barrier" if coll == "barrier" else fmt_size(n))
+                for n in coll_sizes_at(coll, ranks)]
+    every = "" if coll == "barrier" else " at every size"
+    out = [_every_case_vs_peers(cases(2), 2, 1.0, f"shmpi no slower than the faster peer{every}")]
+    if coll in COLL_GENERIC:
+        out.append(_every_case_vs_peers(cases(2), 2, 1.5, f"shmpi at least 1.5x faster than the faster peer{every}"))
+    if coll in COLL_LIMIT:
+        ref, k = COLL_LIMIT[coll]
+        n = COLL_LIMIT_SIZE
+        ref_what = (f"{k} x " if k != 1 else "") + f"{COLL_REF_LABEL[ref]} {fmt_size(n)}"
+        out.append(_within_case(coll_tag(coll, n), coll_tag(ref, n), COLL_REF_RANKS, 2.0, f"{coll} {fmt_size(n)}",
+                                ref_what, ref_scale=k))
+    out.append(_every_case_vs_peers(cases(8), 8, 3.0, f"shmpi at least 3x faster than the faster peer{every}"))
+    return out
+
+
+def coll_notes(coll: str) -> list[str]:
+    out = list(COLL_NOTES)
+    if coll in COLL_LIMIT:
+        out.append(f"{COLL_REF_NOTE[COLL_LIMIT[coll][0]]}; at {COLL_REF_RANKS} ranks only")
+    if coll != "barrier":
+        out.append(f"{fmt_size(COLL_LARGE)} only at {'/'.join(map(str, COLL_LARGE_RANKS))} ranks "
+                   f"(at 8 ranks on 2 cores the peers take up to seconds per call there)")
+    return out
+
+
+COLL_BENCHES = [
+    Bench(name=f"coll_{coll}", group="coll",
+          metric=f"{COLL_TEXT[coll]} (us per call)",
+          source="coll_latency.c", run=coll_run(coll),
+          variants=coll_variants(coll), targets=coll_targets(coll),
+          notes=coll_notes(coll),
+          iters_note=COLL_ITERS_NOTE)
+    for coll in ["barrier", "bcast", "scatter", "scatterv", "gather", "reduce", "allreduce", "reduce_nc",
+                 "allreduce_nc", "reduce_scatter_block", "alltoall"]
+]
+
 BENCHMARKS: list[Bench] = [
     Bench(
         name="barrier",
@@ -364,7 +527,7 @@ BENCHMARKS: list[Bench] = [
         ],
         notes=["per-barrier latency on rank 0; min and median over 5 timed loops per launch"],
     ),
-] + REDUCE_LOCAL_BENCHES + RMA_LATENCY_BENCHES + ACC_BW_BENCHES + RMA_OTHER_BENCHES
+] + REDUCE_LOCAL_BENCHES + RMA_LATENCY_BENCHES + ACC_BW_BENCHES + RMA_OTHER_BENCHES + COLL_BENCHES
 
 # ----------------------------------------------------------------------------------------
 # Libraries: how to compile and launch.
@@ -647,7 +810,8 @@ class Summary:
         out = []
         for v in self.bench.variants:
             for n in self.ranks:
-                out.append(self._row(v, n))
+                if v.at(n):
+                    out.append(self._row(v, n))
         return out
 
     def _row(self, v: Variant, n: int) -> dict:
@@ -1027,7 +1191,7 @@ def main() -> int:
         else:
             r = scaled(b.run(lib, n, cpus))
             cmd, env = libs_all[lib].launch(n, exe, r.argv(), r.timeout_s, r.launcher_args)
-            tags, label = [v.tag for v in b.variants], LIB_LABEL[lib]
+            tags, label = [v.tag for v in b.variants if v.at(n)], LIB_LABEL[lib]
         rec: dict = {"round": rnd, "lib": lib, **({"reference": ref.name} if ref else {}), "ranks": n}
         config = (b.name, ref.name if ref else lib, n)
         if config in hung:
@@ -1078,7 +1242,8 @@ def main() -> int:
                   + (f"; {len(results)} of {len(tags)} cases measured" if len(tags) > 1 else "")
                   + ")\n    " + rec["stderr_tail"].replace("\n", "\n    "), flush=True)
         if len(tags) > 1 and results:  # the medians, compactly
-            items = [f"{v.label} {fmt_us(results[v.tag]['median_us'])}" for v in b.variants if v.tag in results]
+            items = [f"{v.label} {fmt_us(results[v.tag]['median_us'])}" for v in b.variants
+                     if v.tag in results and v.at(n)]
             line = "   "
             for it in items:
                 if len(line) + len(it) + 3 > 118:

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api_datatype.hpp"
+#include "attr/attr.hpp"
 #include "types/construct.hpp"
 
 using namespace shmpi::client;
@@ -411,7 +412,16 @@ extern "C" int PMPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
     rc = MPI_ERR_NO_MEM;
     why = "oldtype's type map is too fragmented to flatten";
   }
-  return finish(call, rc, why, std::move(t), MPI_COMBINER_DUP, Envelope(false), {old}, newtype);
+  rc = finish(call, rc, why, std::move(t), MPI_COMBINER_DUP, Envelope(false), {old}, newtype);
+  if (rc != MPI_SUCCESS) return rc;
+  // Attributes: the copy callbacks decide what the new type gets (MPI-4.1 7.7.4); if one
+  // fails, so does the dup.
+  if (const int arc = attr::copy_type_attrs(old, types::lookup(*newtype)); arc != MPI_SUCCESS) {
+    types::release_handle(types::lookup(*newtype));
+    *newtype = MPI_DATATYPE_NULL;
+    return invoke_errhandler(nullptr, arc);
+  }
+  return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(int, MPI_Type_dup, (MPI_Datatype, MPI_Datatype*))
 
@@ -436,6 +446,11 @@ extern "C" int PMPI_Type_free(MPI_Datatype* datatype) {
   int rc = MPI_SUCCESS;
   Datatype* t = type_arg(*datatype, "MPI_Type_free", "*datatype", rc);
   if (t == nullptr) return rc;
+  // Freeing the last handle deletes the attributes first (delete callbacks, MPI-4.1
+  // 7.7.4); if a callback fails, so does the free and the type stays.
+  if (!t->predefined && t->handle_refs == 1) {
+    if (const int arc = attr::delete_type_attrs(t); arc != MPI_SUCCESS) return invoke_errhandler(nullptr, arc);
+  }
   // Types built from it keep it alive through their internal references (MPI-4.1 5.1.9).
   if (!types::release_handle(t)) {
     return raise(nullptr, MPI_ERR_TYPE, "MPI_Type_free: *datatype is a predefined datatype, which cannot be freed");

@@ -145,22 +145,8 @@ int set_op(const char* call, MPI_Group group1, MPI_Group group2, MPI_Group* newg
 
 }  // namespace
 
-extern "C" int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
-  int rc = MPI_SUCCESS;
-  CommObj* c = initialized_comm_arg(comm, "MPI_Comm_group", rc);
-  if (c == nullptr) return rc;
-  if (group == nullptr) return raise(c, MPI_ERR_ARG, "MPI_Comm_group: group is NULL");
-  std::vector<int> world;
-  if (c == &g_self) {
-    world.push_back(g_world.rank);
-  } else {
-    world.resize(static_cast<std::size_t>(c->size));
-    for (int i = 0; i < c->size; ++i) world[static_cast<std::size_t>(i)] = i;
-  }
-  *group = new_group_handle(std::move(world));
-  return MPI_SUCCESS;
-}
-SHMPI_PMPI_ALIAS(int, MPI_Comm_group, (MPI_Comm, MPI_Group*))
+// MPI_Comm_group: api_comm.cpp.
+
 
 extern "C" int PMPI_Group_size(MPI_Group group, int* size) {
   int rc = MPI_SUCCESS;

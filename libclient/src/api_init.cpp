@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include "api.hpp"
+#include "attr/attr.hpp"
+#include "comm/comm.hpp"
 
 using namespace shmpi::client;
 
@@ -32,6 +34,7 @@ int do_init(const char* call) {
   if (!join_job(why)) return raise(nullptr, MPI_ERR_OTHER, std::string(call) + ": " + why);
   g_world.rank = static_cast<int>(g_rt.rank);
   g_world.size = static_cast<int>(g_rt.size);
+  if (!comm::init_predefined(why)) return raise(nullptr, MPI_ERR_OTHER, std::string(call) + ": " + why);
   return MPI_SUCCESS;
 }
 
@@ -64,7 +67,14 @@ SHMPI_PMPI_ALIAS(int, MPI_Init_thread, (int*, char***, int, int*))
 
 extern "C" int PMPI_Finalize(void) {
   if (!initialized()) return not_initialized("MPI_Finalize");
+  // MPI-4.1 "Allowing User Functions at Process Termination": MPI_Finalize first deletes MPI_COMM_SELF's attributes (as if it
+  // freed MPI_COMM_SELF), running their delete callbacks while MPI still works.
+  const int cb = attr::delete_comm_attrs(&g_self);
+  if (cb != MPI_SUCCESS) return raise(&g_self, cb, "MPI_Finalize: a delete callback of an MPI_COMM_SELF attribute failed");
   std::string why;
+  // Every rank has finished its collectives before anyone unmaps (MPI_Finalize is
+  // collective; a block stays alive while a peer still maps it anyway).
+  comm::finalize_all();
   if (!leave_job(why)) return raise(&g_world, MPI_ERR_PROC_ABORTED, "MPI_Finalize: " + why);
   return MPI_SUCCESS;
 }

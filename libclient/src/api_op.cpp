@@ -31,26 +31,6 @@ struct OpRef {
   }
 };
 
-// A user function over `count` elements; an int-count function is called on chunks of
-// at most INT_MAX elements (MPI-4.1 6.9.5: large counts with the int binding).
-void call_user(const OpObj& o, const void* in, void* inout, MPI_Count count, MPI_Datatype dt, MPI_Count extent) {
-  if (o.fn_c != nullptr) {
-    MPI_Count len = count;
-    o.fn_c(const_cast<void*>(in), inout, &len, &dt);
-    return;
-  }
-  auto* a = static_cast<const std::byte*>(in);
-  auto* b = static_cast<std::byte*>(inout);
-  while (count > 0) {
-    int len = count > INT_MAX ? INT_MAX : static_cast<int>(count);
-    const MPI_Count done = len;
-    o.fn(const_cast<std::byte*>(a), b, &len, &dt);
-    a += done * extent;
-    b += done * extent;
-    count -= done;
-  }
-}
-
 // The kernel of every valid (predefined op, predefined datatype) pair, indexed by the
 // ABI's handle values (ops 0x20..0x3f, datatypes 0x200..0x2ff), built once: the common
 // call is then a table load and the kernel, with no search and no allocation.
@@ -107,7 +87,7 @@ int reduce_local(const char* call, const void* inbuf, void* inoutbuf, MPI_Count 
   if (count == 0 || t->size == 0) return MPI_SUCCESS;
   const OpObj& o = *ref.o;
   if (o.user) {
-    call_user(o, inbuf, inoutbuf, count, datatype, t->extent());
+    call_user_op(o, inbuf, inoutbuf, count, datatype, t->extent());
     return MPI_SUCCESS;
   }
   // Predefined op: defined only on the predefined datatypes of its groups (MPI-4.1

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "api.hpp"
+#include "attr/attr.hpp"
 #include "group/group.hpp"
 #include "info/info.hpp"
 #include "rma/shared_ranges.hpp"
@@ -246,6 +247,13 @@ int PMPI_Win_free(MPI_Win* win) {
   int rc = MPI_SUCCESS;
   WinObj* w = win_arg(*win, call, rc);
   if (w == nullptr) return rc;
+  // User attributes go first (delete callbacks, MPI-4.1 7.7.3); a failing callback fails
+  // the free and the window stays. Not while an epoch is open: free_window refuses that.
+  if (w->lock_all == 0 && w->locks_held == 0 && w->start_group == nullptr && w->post_group == nullptr) {
+    if (const int arc = attr::delete_win_attrs(w); arc != MPI_SUCCESS) {
+      return raise_win(w, error_class_of(arc), error_text(arc));
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(g_attr_mutex);
     g_attrs.erase(w);
@@ -261,6 +269,12 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void* attribute_val, int* flag) {
   WinObj* w = win_arg(win, call, rc);
   if (w == nullptr) return rc;
   if (attribute_val == nullptr || flag == nullptr) return raise_win(w, MPI_ERR_ARG, std::string(call) + ": attribute_val and flag must not be NULL");
+  if (keyval != MPI_WIN_BASE && keyval != MPI_WIN_SIZE && keyval != MPI_WIN_DISP_UNIT && keyval != MPI_WIN_CREATE_FLAVOR &&
+      keyval != MPI_WIN_MODEL) {
+    // User keyvals (and errors: MPI_KEYVAL_INVALID, freed, another kind's keyval).
+    rc = attr::get_attr(attr::win_object(w), keyval, attribute_val, flag, call);
+    return rc == MPI_SUCCESS ? rc : raise_win(w, error_class_of(rc), error_text(rc));
+  }
   std::lock_guard<std::mutex> lock(g_attr_mutex);
   WinAttrs& a = g_attrs[w];
   void* v = nullptr;

@@ -6,9 +6,11 @@
 // is a barrier, unlock releases the lock word, complete bumps counters. Lock words live
 // in the window's control block (shm_layout/window.hpp); docs/rma-atomicity.md has the
 // protocol and its model check.
+#include <algorithm>
 #include <atomic>
 
 #include "api.hpp"
+#include "coll/collectives.hpp"
 #include "barrier.hpp"
 #include "group/group.hpp"
 #include "rma/window.hpp"
@@ -66,8 +68,8 @@ bool acquire(layout::Flag& gen, Try try_acquire) {
 }
 
 bool comm_barrier(WinObj* w) {
-  if (w->comm != &g_world || g_rt.size == 1) return true;
-  return world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates);
+  std::string why;
+  return coll::barrier(w->comm, why) == MPI_SUCCESS;
 }
 
 int aborted(WinObj* w, const char* call) {
@@ -284,9 +286,8 @@ int PMPI_Win_sync(MPI_Win win) {
 static bool group_to_comm_ranks(WinObj* w, GroupObj* g, std::vector<int>& out, const char* call, int& rc) {
   out.clear();
   for (int world : g->world) {
-    int r = -1;
-    if (w->comm == &g_world) r = world;
-    else if (world == static_cast<int>(g_rt.rank)) r = 0;
+    const std::vector<int>& members = w->comm->world_of;
+    const int r = static_cast<int>(std::find(members.begin(), members.end(), world) - members.begin());
     if (r < 0 || r >= w->size) {
       rc = raise_win(w, MPI_ERR_GROUP, std::string(call) + ": the group holds world rank " + str(world) + ", which is not in the window's group");
       return false;

@@ -1,5 +1,7 @@
 #include "objects.hpp"
 
+#include "comm/comm.hpp"
+
 #include <mutex>
 #include <unordered_set>
 
@@ -8,8 +10,18 @@ namespace shmpi::client {
 ErrhandlerObj g_errors_are_fatal{ErrhandlerObj::Kind::fatal};
 ErrhandlerObj g_errors_abort{ErrhandlerObj::Kind::abort};
 ErrhandlerObj g_errors_return{ErrhandlerObj::Kind::ret};
-CommObj g_world{MPI_COMM_WORLD, 0, 1, &g_errors_are_fatal, "MPI_COMM_WORLD"};
-CommObj g_self{MPI_COMM_SELF, 0, 1, &g_errors_are_fatal, "MPI_COMM_SELF"};
+namespace {
+CommObj predefined_comm(MPI_Comm h, const char* name) {
+  CommObj c;
+  c.handle = h;
+  c.errhandler = &g_errors_are_fatal;
+  c.name = name;
+  c.predefined = true;
+  return c;
+}
+}  // namespace
+CommObj g_world = predefined_comm(MPI_COMM_WORLD, "MPI_COMM_WORLD");
+CommObj g_self = predefined_comm(MPI_COMM_SELF, "MPI_COMM_SELF");
 
 namespace {
 // Live user errhandlers. Not a hot path: errhandlers are created and set rarely.
@@ -24,7 +36,8 @@ bool predefined(ErrhandlerObj* e) {
 CommObj* to_comm(MPI_Comm c) {
   if (c == MPI_COMM_WORLD) return &g_world;
   if (c == MPI_COMM_SELF) return &g_self;
-  return nullptr;
+  if (c == MPI_COMM_NULL) return nullptr;
+  return comm::lookup(c);
 }
 
 ErrhandlerObj* to_errhandler(MPI_Errhandler e) {

@@ -9,8 +9,10 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace shmpi::client {
 
@@ -24,12 +26,27 @@ struct ErrhandlerObj {
   std::atomic<int> refs{1};
 };
 
+namespace attr {
+struct AttrList;  // attr/attr.hpp: cached attributes (keyvals) of one object
+}
+namespace coll {
+struct CommBlock;  // coll/comm_block.hpp: the communicator's collective block
+}
+
 struct CommObj {
-  MPI_Comm handle;
+  MPI_Comm handle = MPI_COMM_NULL;
   int rank = 0;
   int size = 1;
   ErrhandlerObj* errhandler = nullptr;
   std::string name;
+  attr::AttrList* attrs = nullptr;  // created on first MPI_Comm_set_attr
+  std::vector<int> world_of;         // world rank of each comm rank
+  std::uint32_t context_id = 0;      // job-unique (0 world, 1 self)
+  coll::CommBlock* block = nullptr;  // collective block, mapped by every member
+  std::uint32_t seq = 0;             // collective calls made on this communicator
+  std::uint32_t create_group_calls = 0;  // MPI_Comm_create_group calls with this parent
+  std::vector<std::byte> scratch[3];  // reusable collective buffers (coll/engine.hpp)
+  bool predefined = false;
 };
 
 extern CommObj g_world;

@@ -1,5 +1,8 @@
 #include "op_objects.hpp"
 
+#include <climits>
+#include <cstddef>
+
 #include <mutex>
 #include <unordered_set>
 
@@ -57,6 +60,24 @@ MPI_Op new_user_op(MPI_User_function* fn, MPI_User_function_c* fn_c, bool commut
   std::lock_guard<std::mutex> lock(g_mutex);
   g_user_ops.insert(o);
   return reinterpret_cast<MPI_Op>(o);
+}
+
+void call_user_op(const OpObj& o, const void* in, void* inout, MPI_Count count, MPI_Datatype dt, MPI_Count extent) {
+  if (o.fn_c != nullptr) {
+    MPI_Count len = count;
+    o.fn_c(const_cast<void*>(in), inout, &len, &dt);
+    return;
+  }
+  auto* a = static_cast<const std::byte*>(in);
+  auto* b = static_cast<std::byte*>(inout);
+  while (count > 0) {
+    int len = count > INT_MAX ? INT_MAX : static_cast<int>(count);
+    const MPI_Count done = len;
+    o.fn(const_cast<std::byte*>(a), b, &len, &dt);
+    a += done * extent;
+    b += done * extent;
+    count -= done;
+  }
 }
 
 }  // namespace shmpi::client

@@ -27,4 +27,9 @@ OpObj* acquire_op(MPI_Op op);
 void release_op(OpObj* o);
 MPI_Op new_user_op(MPI_User_function* fn, MPI_User_function_c* fn_c, bool commute);
 
+// Calls a user op's function on `count` elements (extent bytes apart): an int-count
+// function on chunks of at most INT_MAX elements (MPI-4.1 6.9.5: large counts with the
+// int binding).
+void call_user_op(const OpObj& o, const void* in, void* inout, MPI_Count count, MPI_Datatype dt, MPI_Count extent);
+
 }  // namespace shmpi::client

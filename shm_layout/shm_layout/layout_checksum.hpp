@@ -38,7 +38,7 @@ inline constexpr std::uint64_t kLayoutChecksum = fnv1a({
     offsetof(JobHeader, broker_pid), offsetof(JobHeader, runner_pid),
     offsetof(JobHeader, bind_to_core), offsetof(JobHeader, creator_pid),
     offsetof(JobHeader, abort), offsetof(JobHeader, barrier_arrivals),
-    offsetof(JobHeader, barrier_release),
+    offsetof(JobHeader, barrier_release), offsetof(JobHeader, next_context_id),
     sizeof(RankSlot), offsetof(RankSlot, state), offsetof(RankSlot, pid),
     offsetof(RankSlot, core), offsetof(RankSlot, numa_node),
     offsetof(RankSlot, barriers_entered), offsetof(RankSlot, barriers_completed),
@@ -46,7 +46,9 @@ inline constexpr std::uint64_t kLayoutChecksum = fnv1a({
     offsetof(RankSlot, barrier_round), offsetof(RankSlot, windows), offsetof(RankSlot, exchange),
     kWinDirEntries, sizeof(WinDirEntry), offsetof(WinDirEntry, state), offsetof(WinDirEntry, win_id),
     offsetof(WinDirEntry, pid), offsetof(WinDirEntry, fd), offsetof(WinDirEntry, meta_size),
-    kExchangeBytes,
+    kExchangeBytes, offsetof(RankSlot, comms),
+    kCommDirEntries, sizeof(CommDirEntry), offsetof(CommDirEntry, context_id), offsetof(CommDirEntry, pid),
+    offsetof(CommDirEntry, fd), offsetof(CommDirEntry, block_bytes), offsetof(CommDirEntry, name),
 });
 
 }  // namespace shmpi::layout

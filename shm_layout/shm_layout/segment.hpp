@@ -29,7 +29,7 @@ inline constexpr std::size_t kPage = 4096;
 
 // "SHMPISEG" read as a little-endian u64.
 inline constexpr std::uint64_t kMagic = 0x474553495048'5348ull;
-inline constexpr std::uint32_t kLayoutVersion = 3;
+inline constexpr std::uint32_t kLayoutVersion = 4;
 
 // Upper bounds the broker enforces before sizing a segment.
 inline constexpr std::uint32_t kMaxRanks = 4096;
@@ -111,7 +111,11 @@ struct alignas(kPage) JobHeader {
   std::uint8_t pad3[kCacheLine - 8];
   // line 4: central barrier release flag, value = generations completed (mod 2^32)
   Flag barrier_release;
-  std::uint8_t tail[kPage - 5 * kCacheLine];
+  // line 5: context ids of communicators (multi-writer fetch_add, monotonic; 0 and 1 are
+  // MPI_COMM_WORLD and MPI_COMM_SELF)
+  alignas(kCacheLine) std::atomic<std::uint32_t> next_context_id;
+  std::uint8_t pad5[kCacheLine - 4];
+  std::uint8_t tail[kPage - 6 * kCacheLine];
 };
 static_assert(sizeof(JobHeader) == kPage && alignof(JobHeader) == kPage);
 static_assert(offsetof(JobHeader, created_unix_ns) == 1 * kCacheLine);
@@ -119,6 +123,7 @@ static_assert(offsetof(JobHeader, creator_pid) == 1 * kCacheLine + 24);
 static_assert(offsetof(JobHeader, abort) == 2 * kCacheLine);
 static_assert(offsetof(JobHeader, barrier_arrivals) == 3 * kCacheLine);
 static_assert(offsetof(JobHeader, barrier_release) == 4 * kCacheLine);
+static_assert(offsetof(JobHeader, next_context_id) == 5 * kCacheLine);
 
 enum class RankState : std::uint32_t {
   empty = 0,      // no process joined yet
@@ -146,6 +151,21 @@ struct alignas(kCacheLine) WinDirEntry {
 };
 static_assert(sizeof(WinDirEntry) == kCacheLine);
 static_assert(offsetof(WinDirEntry, state) == 0 && offsetof(WinDirEntry, meta_size) == 16);
+
+// Communicators a rank created (as comm rank 0), for shmpi-dump: the collective block
+// (shm_layout/comm.hpp) is a memfd in the creator's fd table, like a window's.
+// Written only by the owning rank: fields first, then `state` = 1 (release).
+inline constexpr std::uint32_t kCommDirEntries = 16;
+struct alignas(kCacheLine) CommDirEntry {
+  std::atomic<std::uint32_t> state;  // 0 free, 1 live
+  std::uint32_t context_id;
+  std::int32_t pid;
+  std::int32_t fd;                   // memfd number in the creator's fd table
+  std::uint64_t block_bytes;
+  char name[40];                     // the communicator's name when it was created
+};
+static_assert(sizeof(CommDirEntry) == kCacheLine);
+static_assert(offsetof(CommDirEntry, block_bytes) == 16 && offsetof(CommDirEntry, name) == 24);
 
 // Scratch a rank publishes to the other ranks during a collective set-up (window
 // creation): written by its rank between two barriers, read by all in between.
@@ -177,7 +197,9 @@ struct alignas(kPage) RankSlot {
   WinDirEntry windows[kWinDirEntries];
   // lines 30..37: collective set-up scratch (see kExchangeBytes).
   alignas(kCacheLine) std::uint8_t exchange[kExchangeBytes];
-  std::uint8_t tail[kPage - (2 + kMaxBarrierRounds + kWinDirEntries) * kCacheLine - kExchangeBytes];
+  // lines 38..53: communicators this rank created (see CommDirEntry).
+  CommDirEntry comms[kCommDirEntries];
+  std::uint8_t tail[kPage - (2 + kMaxBarrierRounds + kWinDirEntries + kCommDirEntries) * kCacheLine - kExchangeBytes];
 };
 static_assert(sizeof(RankSlot) == kPage && alignof(RankSlot) == kPage);
 static_assert(offsetof(RankSlot, barriers_entered) == kCacheLine);
@@ -186,6 +208,7 @@ static_assert(offsetof(RankSlot, barriers_arrived) == kCacheLine + 32);
 static_assert(offsetof(RankSlot, barrier_round) == 2 * kCacheLine);
 static_assert(offsetof(RankSlot, windows) == (2 + kMaxBarrierRounds) * kCacheLine);
 static_assert(offsetof(RankSlot, exchange) == (2 + kMaxBarrierRounds + kWinDirEntries) * kCacheLine);
+static_assert(offsetof(RankSlot, comms) == (2 + kMaxBarrierRounds + kWinDirEntries) * kCacheLine + kExchangeBytes);
 
 inline constexpr std::uint64_t kRankTableOffset = sizeof(JobHeader);
 

@@ -28,6 +28,7 @@ void init_segment(void* base, const SegmentParams& p) {
   h->runner_pid = p.runner_pid;
   h->bind_to_core = p.bind_to_core ? 1 : 0;
   h->abort.rank = -1;
+  h->next_context_id.store(2, std::memory_order_relaxed);  // 0: MPI_COMM_WORLD, 1: MPI_COMM_SELF
   h->creator_pid.store(getpid(), std::memory_order_release);  // publish: written last
 }
 

@@ -49,7 +49,7 @@ bool alive(std::int32_t pid) { return pid > 0 && (kill(pid, 0) == 0 || errno == 
 
 }  // namespace
 
-JobSnapshot snapshot(const std::string& segment, const SegmentView& v, bool with_windows) {
+JobSnapshot snapshot(const std::string& segment, const SegmentView& v, bool with_details) {
   const JobHeader& h = v.header();
   JobSnapshot j{};
   j.segment = segment;
@@ -86,8 +86,11 @@ JobSnapshot snapshot(const std::string& segment, const SegmentView& v, bool with
     row.waiting_in = wait_name(s.waiting_in.load(std::memory_order_relaxed));
     j.ranks.push_back(row);
   }
-  j.with_windows = with_windows;
-  if (with_windows) j.windows = snapshot_windows(v);
+  j.with_details = with_details;
+  if (with_details) {
+    j.windows = snapshot_windows(v);
+    j.comms = snapshot_comms(v);
+  }
   return j;
 }
 
@@ -121,7 +124,7 @@ std::string job_table(const JobSnapshot& j) {
              r.alive ? "yes" : "no", r.core, r.numa_node, r.barriers_entered, r.barriers_completed,
              r.waiting_in.c_str());
   }
-  if (j.with_windows) o += windows_table(j.windows);
+  if (j.with_details) o += windows_table(j.windows) + comms_table(j.comms);
   return o;
 }
 
@@ -141,7 +144,7 @@ std::string job_json(const JobSnapshot& j) {
              r.barriers_entered, r.barriers_completed, r.waiting_in.c_str());
   }
   o += "]";
-  if (j.with_windows) o += ",\"windows\":" + windows_json(j.windows);
+  if (j.with_details) o += ",\"windows\":" + windows_json(j.windows) + ",\"comms\":" + comms_json(j.comms);
   return o + "}";
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "shm_layout/segment_view.hpp"
+#include "comm_report.hpp"
 #include "window_report.hpp"
 
 namespace shmpi::dump {
@@ -39,12 +40,14 @@ struct JobSnapshot {
   bool aborted;
   std::string abort_text;
   std::vector<RankRow> ranks;
-  bool with_windows;
+  bool with_details;  // windows and communicators were read
   std::vector<WindowSnapshot> windows;
+  std::vector<CommSnapshot> comms;
 };
 
-// with_windows: also open and read every window the job lists (see window_report.hpp).
-JobSnapshot snapshot(const std::string& segment, const layout::SegmentView& v, bool with_windows);
+// with_details: also open and read every window and communicator the job lists (see
+// window_report.hpp, comm_report.hpp).
+JobSnapshot snapshot(const std::string& segment, const layout::SegmentView& v, bool with_details);
 
 std::string job_list_table(const std::vector<JobSnapshot>& jobs);
 std::string job_list_json(const std::vector<JobSnapshot>& jobs);

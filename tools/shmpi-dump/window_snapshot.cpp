@@ -13,50 +13,13 @@
 #include <cstring>
 
 #include "format.hpp"
+#include "proc_block.hpp"
 #include "window_report.hpp"
 
 namespace shmpi::dump {
 using namespace shmpi::layout;
 
 namespace {
-
-// A plain (non-atomic) field of shared memory another process may write: one load,
-// never cached or re-read by the compiler.
-template <class T>
-T rd(const T& x) {
-  return *static_cast<const volatile T*>(&x);
-}
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-// A read-only shared mapping of [0, len) of a file, unmapped when it goes out of scope.
-class ReadMap {
- public:
-  ReadMap(int fd, std::size_t len) : len_(len), p_(mmap(nullptr, len, PROT_READ, MAP_SHARED, fd, 0)) {}
-  ReadMap(const ReadMap&) = delete;
-  ReadMap& operator=(const ReadMap&) = delete;
-  ~ReadMap() {
-    if (ok()) munmap(p_, len_);
-  }
-  bool ok() const { return p_ != MAP_FAILED; }
-  const std::byte* base() const { return static_cast<const std::byte*>(p_); }
-
- private:
-  std::size_t len_;
-  void* p_;
-};
 
 const char* flavor_name(std::uint32_t f) {
   switch (static_cast<WinFlavor>(f)) {
@@ -68,15 +31,6 @@ const char* flavor_name(std::uint32_t f) {
   return nullptr;
 }
 
-// Why /proc/<pid>/fd/<fd> could not be used (errno e from readlink/open).
-std::string gone_text(std::int32_t pid, std::int32_t fd, int e) {
-  if (e == ENOENT || e == ESRCH) {
-    if (kill(pid, 0) != 0 && errno == ESRCH) return fmt("vanished: creator pid %d exited", pid);
-    return fmt("vanished: fd %d of pid %d is closed (window freed since it was listed)", fd, pid);
-  }
-  return fmt("cannot open /proc/%d/fd/%d: %s", pid, fd, std::strerror(e));
-}
-
 // Reads the control block of directory entry (pid, fd, meta_size) into w; returns why
 // it cannot, or "".
 std::string read_block(std::int32_t pid, std::int32_t fd, std::uint64_t entry_size, const SegmentView& v,
@@ -86,13 +40,13 @@ std::string read_block(std::int32_t pid, std::int32_t fd, std::uint64_t entry_si
   // opening (a FIFO or terminal must never be opened), then check what was opened.
   char target[256] = {};
   const ssize_t n = readlink(path.c_str(), target, sizeof target - 1);
-  if (n < 0) return gone_text(pid, fd, errno);
+  if (n < 0) return gone_text(pid, fd, errno, "window");
   const char kMemfd[] = "/memfd:shmpi-win";
   if (std::strncmp(target, kMemfd, sizeof kMemfd - 1) != 0) {
     return fmt("vanished: fd %d of pid %d is now %.100s, not a window control block", fd, pid, target);
   }
   const Fd f(open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
-  if (f.get() < 0) return gone_text(pid, fd, errno);
+  if (f.get() < 0) return gone_text(pid, fd, errno, "window");
   struct stat st {};
   if (fstat(f.get(), &st) != 0) return fmt("cannot stat %s: %s", path.c_str(), std::strerror(errno));
   if (!S_ISREG(st.st_mode)) return fmt("vanished: %s is no longer a memfd", path.c_str());

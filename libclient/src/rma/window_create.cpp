@@ -27,6 +27,8 @@
 #include <memory>
 
 #include "barrier.hpp"
+#include "coll/collectives.hpp"
+#include "comm/comm.hpp"
 #include "errors.hpp"
 #include "group/group.hpp"
 #include "info/info.hpp"
@@ -63,22 +65,26 @@ struct Published {
 static_assert(sizeof(Published) <= layout::kExchangeBytes);
 
 bool comm_barrier(CommObj* c) {
-  if (c != &g_world || g_rt.size == 1) return true;
-  return world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates);
+  std::string why;
+  return coll::barrier(c, why) == MPI_SUCCESS;
 }
 
 // Every rank of `c` contributes `mine`; returns false if the job aborted.
 bool allgather(CommObj* c, const Published& mine, std::vector<Published>& all) {
   all.assign(static_cast<std::size_t>(c->size), Published{});
-  if (c->size == 1) {
-    all[0] = mine;
-    return true;
-  }
-  std::memcpy(g_rt.seg.slot(g_rt.rank).exchange, &mine, sizeof mine);
-  if (!comm_barrier(c)) return false;
-  for (int r = 0; r < c->size; ++r) std::memcpy(&all[static_cast<std::size_t>(r)], g_rt.seg.slot(static_cast<std::uint32_t>(r)).exchange, sizeof(Published));
-  return comm_barrier(c);
+  return comm::allgather_small(c, &mine, sizeof mine, all.data());
 }
+
+// The window's own communicator (a dup of the caller's): its fences and creation steps
+// never interleave with the user's collectives, and it outlives MPI_Comm_free of the
+// caller's communicator. Destroyed unless kept.
+struct OwnComm {
+  CommObj* c = nullptr;
+  bool keep = false;
+  ~OwnComm() {
+    if (!keep && c != nullptr) comm::destroy(c);
+  }
+};
 
 std::uint32_t parse_info(MPI_Info info, std::uint32_t& granularity, std::string& bad) {
   std::uint32_t flags = 0;
@@ -187,7 +193,14 @@ void WinObj::publish_epoch() const {
 }
 
 int create_window(const CreateArgs& a, MPI_Win* out) {
-  CommObj* c = a.comm;
+  CommObj* const user = a.comm;
+  OwnComm own;
+  {
+    std::string why;
+    const int cls = comm::split(user, 0, user->rank, &own.c, why);
+    if (cls != MPI_SUCCESS) return raise(user, cls, std::string(a.call) + ": " + why);
+  }
+  CommObj* c = own.c;  // inherits the caller's errhandler: creation errors go there
   const int n = c->size;
   const int me = c->rank;
   std::uint32_t granularity = 4096;
@@ -297,7 +310,7 @@ int create_window(const CreateArgs& a, MPI_Win* out) {
     r.disp_unit = a.disp_unit;
     r.pid = static_cast<std::int32_t>(getpid());
     r.numa_node = g_rt.numa_node;
-    r.world_rank = c == &g_world ? static_cast<std::uint32_t>(me) : g_rt.rank;
+    r.world_rank = static_cast<std::uint32_t>(c->world_of[static_cast<std::size_t>(me)]);
     if (has_data) {
       std::byte* mine_at = w->block + off.meta_size + part[static_cast<std::size_t>(me)];
       r.data_offset = part[static_cast<std::size_t>(me)];
@@ -404,6 +417,7 @@ int create_window(const CreateArgs& a, MPI_Win* out) {
   if (me == 0) dir_publish(w.get());
   WinObj* raw = w.release();
   register_win(raw);
+  own.keep = true;
   if (a.baseptr != nullptr) *static_cast<void**>(a.baseptr) = raw->base;
   *out = raw->handle;
   return MPI_SUCCESS;
@@ -419,10 +433,11 @@ int free_window(WinObj* w, const char* call) {
   const bool ok = comm_barrier(c);
   unregister_win(w);
   unmap(w);
+  const int rc = ok ? MPI_SUCCESS : raise_win(w, MPI_ERR_PROC_ABORTED, std::string(call) + ": job aborted: " + abort_reason());
   if (w->errhandler != nullptr) release(w->errhandler);
   delete w;
-  if (!ok) return raise(c, MPI_ERR_PROC_ABORTED, std::string(call) + ": job aborted: " + abort_reason());
-  return MPI_SUCCESS;
+  comm::destroy(c);
+  return rc;
 }
 
 }  // namespace shmpi::client

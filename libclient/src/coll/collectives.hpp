@@ -1,0 +1,49 @@
+// The blocking collectives over a communicator's block. Arguments are validated by the
+// API layer (api_coll.cpp); a rank whose own arguments were invalid still takes part
+// with `invalid` set, so that no other rank waits for it forever (its descriptor
+// carries kDescInvalid and readers fail the call with MPI_ERR_OTHER).
+//
+// Each function returns an MPI error class (MPI_SUCCESS) and a message in `why`.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+
+#include "coll/engine.hpp"
+#include "op_objects.hpp"
+
+namespace shmpi::client::coll {
+
+int barrier(CommObj* c, std::string& why);
+int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why);
+// send: n pieces at the root (ignored elsewhere); recv_in_place: the root keeps its piece.
+int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why);
+// recv: n pieces at the root; send_in_place: the root's piece is already in recv[root].
+int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_place, bool invalid, std::string& why);
+// recv: n pieces; in_place: this rank's contribution is recv[me].
+int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool invalid, std::string& why);
+// send/recv: n pieces each; in_place: send is recv (snapshotted before anything moves).
+int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool invalid, std::string& why);
+
+// A reduction operator applied to memory images of `count` elements of one datatype.
+struct Reducer {
+  const OpObj* op = nullptr;
+  ops::Kernel kernel = nullptr;  // predefined op on a predefined type
+  MPI_Datatype handle = MPI_DATATYPE_NULL;
+  types::Datatype* type = nullptr;
+  // inout = in op inout over `count` elements; `in`/`inout` point at element 0's lb.
+  void apply(const void* in, void* inout, MPI_Count count) const;
+};
+
+enum class ReduceKind { reduce, allreduce, reduce_scatter, scan, exscan };
+
+// One routine for the reduce family. send/recv are the user's buffers (in_place: the
+// input is in recv); counts: per-rank block counts for reduce_scatter (n entries), else
+// nullptr with `count` elements everywhere. Elements are combined in rank order
+// (x0 o x1 o ... o x(n-1)), for commutative ops too: results are the same bits on every
+// run and every rank.
+int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count count, const MPI_Count* counts,
+           const Reducer& op, int root, bool in_place, bool invalid, std::string& why);
+
+}  // namespace shmpi::client::coll

@@ -1,0 +1,197 @@
+#include "coll/engine.hpp"
+
+#include <sys/uio.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "types/pack.hpp"
+#include "wait.hpp"
+
+namespace shmpi::client::coll {
+
+namespace {
+
+// process_vm_readv/writev of one contiguous range, resumed after partial transfers.
+bool cma(pid_t pid, bool write, void* local, std::uint64_t remote, std::size_t len, std::string& why) {
+  auto* l = static_cast<char*>(local);
+  while (len > 0) {
+    iovec li{l, len};
+    iovec ri{reinterpret_cast<void*>(remote), len};
+    const ssize_t got = write ? process_vm_writev(pid, &li, 1, &ri, 1, 0) : process_vm_readv(pid, &li, 1, &ri, 1, 0);
+    if (got <= 0) {
+      why = std::string(write ? "process_vm_writev" : "process_vm_readv") + " with pid " + std::to_string(pid) + ": " +
+            std::strerror(got < 0 ? errno : EFAULT);
+      return false;
+    }
+    l += got;
+    remote += static_cast<std::uint64_t>(got);
+    len -= static_cast<std::size_t>(got);
+  }
+  return true;
+}
+
+}  // namespace
+
+Call begin(CommObj* c, layout::CollKind kind) {
+  Call k{};
+  k.comm = c;
+  k.b = c->block;
+  k.me = c->rank;
+  k.n = c->size;
+  k.seq = ++c->seq;
+  k.half = static_cast<int>(k.seq & 1);
+  k.mine = &k.b->rank(k.me);
+  k.mine->calls.store(k.seq, std::memory_order_relaxed);
+  k.mine->waiting_kind.store(static_cast<std::uint32_t>(kind), std::memory_order_relaxed);
+  return k;
+}
+
+namespace {
+bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
+  if (reached(f.value.load(std::memory_order_acquire), target)) return true;
+  k.mine->waiting_on.store(r, std::memory_order_relaxed);
+  const bool ok = wait_flag(f, target);
+  k.mine->waiting_on.store(-1, std::memory_order_relaxed);
+  return ok;
+}
+}  // namespace
+
+bool wait_posted(Call& k, int r) { return wait_for(k, r, k.b->rank(r).posted, k.seq); }
+bool wait_done(Call& k, int r, std::uint32_t target) { return wait_for(k, r, k.b->rank(r).done, target); }
+
+bool reserve(Call& k) {
+  // Half seq & 1 was last used by call seq - 2: every reader of it is done with that.
+  for (int r = 0; r < k.n; ++r) {
+    if (r != k.me && !wait_done(k, r, k.seq - 2)) return false;
+  }
+  return true;
+}
+
+layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.half]; }
+layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.half]; }
+layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.half); }
+const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.half); }
+std::byte* my_stage(Call& k) { return k.b->stage(k.me, k.half); }
+
+void post(Call& k) { signal_flag(k.mine->posted, k.seq); }
+
+bool finish(Call& k) {
+  signal_flag(k.mine->done, k.seq);
+  bool ok = true;
+  if (k.exposed) {
+    for (int r = 0; r < k.n && ok; ++r) {
+      if (r != k.me) ok = wait_done(k, r, k.seq);
+    }
+  }
+  k.mine->waiting_kind.store(0, std::memory_order_relaxed);
+  return ok;
+}
+
+void finish_now(Call& k) {
+  signal_flag(k.mine->done, k.seq);
+  k.mine->waiting_kind.store(0, std::memory_order_relaxed);
+}
+
+bool fetch(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, void* dst, std::size_t len) {
+  if (len == 0) return true;
+  if (d.addr == 0) {
+    std::memcpy(dst, k.b->stage(r, k.half) + offset, len);
+    return true;
+  }
+  if (r == k.me) {
+    std::memcpy(dst, reinterpret_cast<const std::byte*>(d.addr) + offset, len);
+    return true;
+  }
+  return cma(k.b->member(r).pid, false, dst, d.addr + offset, len, k.why);
+}
+
+bool fetch_piece(Call& k, int r, const layout::PieceDesc& p, std::uint64_t offset, void* dst, std::size_t len) {
+  if (len == 0) return true;
+  if (p.addr == 0) {
+    std::memcpy(dst, k.b->stage(r, k.half) + p.stage_off + offset, len);
+    return true;
+  }
+  if (r == k.me) {
+    std::memcpy(dst, reinterpret_cast<const std::byte*>(p.addr) + offset, len);
+    return true;
+  }
+  return cma(k.b->member(r).pid, false, dst, p.addr + offset, len, k.why);
+}
+
+bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t len) {
+  if (len == 0) return true;
+  if (r == k.me) {
+    std::memmove(reinterpret_cast<void*>(remote), src, len);
+    return true;
+  }
+  return cma(k.b->member(r).pid, true, const_cast<void*>(src), remote, len, k.why);
+}
+
+std::byte* scratch(CommObj* c, int which, std::size_t bytes) {
+  std::vector<std::byte>& v = c->scratch[which];
+  if (v.size() < bytes) v.resize(std::max(bytes, v.size() * 2));
+  return v.data();
+}
+
+void contribute(Call& k, const Buf& src) {
+  layout::CallDesc& d = my_desc(k);
+  const auto bytes = static_cast<std::uint64_t>(src.bytes());
+  d.bytes = bytes;
+  d.status = 0;
+  if (bytes <= kStageMax) {
+    d.addr = 0;
+    if (bytes > 0) types::pack(*src.type, *src.flat, src.addr, src.count, my_stage(k));
+    return;
+  }
+  if (src.contiguous()) {
+    d.addr = reinterpret_cast<std::uint64_t>(src.data());
+  } else {
+    std::byte* s = scratch(k.comm, 0, bytes);
+    types::pack(*src.type, *src.flat, src.addr, src.count, s);
+    d.addr = reinterpret_cast<std::uint64_t>(s);
+  }
+  k.exposed = true;
+}
+
+bool receive(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, std::uint64_t bytes, const Buf& dst) {
+  std::uint64_t room = static_cast<std::uint64_t>(dst.bytes());
+  if (bytes > room) {
+    k.error = MPI_ERR_TRUNCATE;
+    k.why = "rank " + std::to_string(r) + " sends " + std::to_string(bytes) + " bytes, the receive buffer holds " +
+            std::to_string(room);
+    bytes = room;
+  }
+  if (bytes == 0) return true;
+  if (dst.contiguous()) return fetch(k, r, d, offset, dst.data(), bytes);
+  if (d.addr == 0) {
+    types::unpack_range(*dst.type, *dst.flat, k.b->stage(r, k.half) + offset, 0, static_cast<MPI_Count>(bytes), dst.addr);
+    return true;
+  }
+  std::byte* s = scratch(k.comm, 1, bytes);
+  if (!fetch(k, r, d, offset, s, bytes)) return false;
+  types::unpack_range(*dst.type, *dst.flat, s, 0, static_cast<MPI_Count>(bytes), dst.addr);
+  return true;
+}
+
+void local_copy(Call& k, const Buf& src, const Buf& dst) {
+  std::uint64_t bytes = static_cast<std::uint64_t>(src.bytes());
+  const auto room = static_cast<std::uint64_t>(dst.bytes());
+  if (bytes > room) {
+    k.error = MPI_ERR_TRUNCATE;
+    k.why = "the send part (" + std::to_string(bytes) + " bytes) is larger than the receive buffer (" +
+            std::to_string(room) + " bytes)";
+    bytes = room;
+  }
+  if (bytes == 0) return;
+  if (src.contiguous() && dst.contiguous()) {
+    std::memmove(dst.data(), src.data(), bytes);
+    return;
+  }
+  std::byte* s = scratch(k.comm, 1, bytes);
+  types::pack_range(*src.type, *src.flat, src.addr, 0, static_cast<MPI_Count>(bytes), s);
+  types::unpack_range(*dst.type, *dst.flat, s, 0, static_cast<MPI_Count>(bytes), dst.addr);
+}
+
+}  // namespace shmpi::client::coll

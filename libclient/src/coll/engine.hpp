@@ -1,0 +1,90 @@
+// The collective engine's building blocks over a communicator's block (comm_block.hpp):
+// one call = one sequence number; contributions are staged in the segment (small) or
+// exposed in the owner's memory and read with process_vm_readv (large). The protocol
+// and its memory orders are in shm_layout/comm.hpp and docs/collectives.md.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "coll/comm_block.hpp"
+#include "objects.hpp"
+#include "types/datatype.hpp"
+
+namespace shmpi::client::coll {
+
+// Contributions up to this many bytes are staged (two copies, the writer never waits
+// for readers); larger ones are exposed (one copy by the reader, the writer waits until
+// every reader is done).
+inline constexpr std::uint64_t kStageMax = std::uint64_t{32} << 10;
+
+// A user buffer: `count` elements of `type` at `addr` (as given to MPI).
+struct Buf {
+  std::byte* addr = nullptr;
+  MPI_Count count = 0;
+  types::Datatype* type = nullptr;
+  const types::Flat* flat = nullptr;
+  MPI_Count bytes() const { return count * type->size; }
+  bool contiguous() const { return type->contiguous() || count == 0 || type->size == 0; }
+  std::byte* data() const { return addr + type->lb; }  // first byte, if contiguous
+};
+
+// One collective call in progress on this rank.
+struct Call {
+  CommObj* comm = nullptr;
+  CommBlock* b = nullptr;
+  int me = 0, n = 0;
+  std::uint32_t seq = 0;
+  int half = 0;
+  layout::CommRank* mine = nullptr;
+  bool exposed = false;  // this rank exposed its own memory: wait for all done at the end
+  int error = MPI_SUCCESS;  // a class found while moving data (e.g. MPI_ERR_TRUNCATE)
+  std::string why;
+};
+
+Call begin(CommObj* c, layout::CollKind kind);
+// Waits for rank r's `posted` (or `done`) to reach the call's sequence number (or
+// `target`). False if the job was aborted.
+bool wait_posted(Call& k, int r);
+bool wait_done(Call& k, int r, std::uint32_t target);
+// Before writing this rank's staging half / descriptor of the call: every member has
+// finished the call two back that used them.
+bool reserve(Call& k);
+layout::CallDesc& my_desc(Call& k);
+layout::CallDesc& desc(const Call& k, int r);
+layout::PieceDesc* my_pieces(Call& k);
+const layout::PieceDesc* pieces(const Call& k, int r);
+std::byte* my_stage(Call& k);
+void post(Call& k);
+// Marks this rank done reading (every other rank may reuse what it read) and, if it
+// exposed its own memory, waits until every member is done. False if aborted.
+bool finish(Call& k);
+// Marks done without waiting (used when a call ends early on invalid arguments).
+void finish_now(Call& k);
+
+// Copies `len` bytes at `offset` of rank r's contribution (descriptor d: staged in its
+// half or exposed in its memory) to dst. False (errno in k.why) if the copy failed.
+bool fetch(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, void* dst, std::size_t len);
+bool fetch_piece(Call& k, int r, const layout::PieceDesc& p, std::uint64_t offset, void* dst, std::size_t len);
+// Writes len bytes to rank r's exposed address `remote` (process_vm_writev, or memcpy
+// for this rank).
+bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t len);
+
+// Per-communicator reusable scratch (grown, never shrunk: no allocation once warm).
+std::byte* scratch(CommObj* c, int which, std::size_t bytes);
+
+// Publishes `src` (bytes of a buffer, packed when non-contiguous) as this rank's
+// contribution in my_desc: staged when small, otherwise exposed (the user's memory if
+// contiguous, else packed into scratch 0). Call reserve() first.
+void contribute(Call& k, const Buf& src);
+// Receives rank r's contribution (desc d, `bytes` long) into dst, unpacking as needed.
+// Sets k.error to MPI_ERR_TRUNCATE when it is larger than dst (and copies what fits).
+bool receive(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, std::uint64_t bytes, const Buf& dst);
+// Local copy between two buffers with matching signatures (what fits in dst).
+void local_copy(Call& k, const Buf& src, const Buf& dst);
+
+}  // namespace shmpi::client::coll

@@ -1,0 +1,236 @@
+// Data-movement collectives: barrier, bcast, scatter(v), gather(v), allgather(v),
+// alltoall(v/w). One call = one post and one done per rank (engine.hpp); small
+// contributions travel through the writer's staging half, large ones are read from the
+// writer's own memory with process_vm_readv.
+#include <algorithm>
+#include <cstring>
+
+#include "barrier.hpp"
+#include "coll/collectives.hpp"
+#include "errors.hpp"
+#include "runtime.hpp"
+#include "types/pack.hpp"
+#include "wait.hpp"
+
+namespace shmpi::client::coll {
+
+namespace {
+
+int aborted(std::string& why) {
+  why = "job aborted: " + abort_reason();
+  return MPI_ERR_PROC_ABORTED;
+}
+
+// A rank that passed invalid arguments: takes part without data (see collectives.hpp).
+int sit_out(Call& k) {
+  if (!reserve(k)) return MPI_ERR_PROC_ABORTED;
+  layout::CallDesc& d = my_desc(k);
+  d.status = layout::kDescInvalid;
+  d.addr = 0;
+  d.bytes = 0;
+  layout::PieceDesc* p = my_pieces(k);
+  for (int j = 0; j < k.n; ++j) p[j] = layout::PieceDesc{};
+  post(k);
+  finish_now(k);
+  return MPI_SUCCESS;
+}
+
+bool peer_ok(Call& k, int r) {
+  if (desc(k, r).status != layout::kDescInvalid) return true;
+  if (k.error == MPI_SUCCESS) {
+    k.error = MPI_ERR_OTHER;
+    k.why = "rank " + std::to_string(r) + " passed invalid arguments to this call";
+  }
+  return false;
+}
+
+int result(Call& k, bool ok, std::string& why) {
+  if (!ok) {
+    if (job_aborted()) return aborted(why);
+    why = k.why;
+    return MPI_ERR_OTHER;
+  }
+  why = k.why;
+  return k.error;
+}
+
+// The pieces this rank sends, one per destination (skip: a destination whose piece
+// does not travel, e.g. our own). Staged while the half has room and the piece is
+// small, otherwise exposed: the user's memory when contiguous and stable, else packed
+// into scratch 0.
+void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
+  layout::PieceDesc* t = my_pieces(k);
+  std::byte* stage = my_stage(k);
+  std::uint64_t off = 0, scratch_bytes = 0;
+  // Pass 1: decide; pass 2: fill (scratch is sized once).
+  for (int j = 0; j < k.n; ++j) {
+    layout::PieceDesc& p = t[j];
+    p = layout::PieceDesc{};
+    if (j == skip) continue;
+    const auto bytes = static_cast<std::uint64_t>(send[j].bytes());
+    p.bytes = bytes;
+    if (bytes <= kStageMax && off + bytes <= layout::kStageHalf) {
+      p.stage_off = off;
+      off += (bytes + 63) / 64 * 64;
+    } else if (!snapshot && send[j].contiguous()) {
+      p.addr = reinterpret_cast<std::uint64_t>(send[j].data());
+      k.exposed = true;
+    } else {
+      p.addr = 1;  // scratch, placed below
+      p.stage_off = scratch_bytes;
+      scratch_bytes += (bytes + 63) / 64 * 64;
+      k.exposed = true;
+    }
+  }
+  std::byte* s = scratch_bytes > 0 ? scratch(k.comm, 0, scratch_bytes) : nullptr;
+  for (int j = 0; j < k.n; ++j) {
+    layout::PieceDesc& p = t[j];
+    if (j == skip || p.bytes == 0) continue;
+    const Buf& b = send[j];
+    if (p.addr == 0) {
+      types::pack(*b.type, *b.flat, b.addr, b.count, stage + p.stage_off);
+    } else if (p.addr == 1) {
+      types::pack(*b.type, *b.flat, b.addr, b.count, s + p.stage_off);
+      p.addr = reinterpret_cast<std::uint64_t>(s + p.stage_off);
+      p.stage_off = 0;
+    }
+  }
+}
+
+bool receive_piece(Call& k, int r, const layout::PieceDesc& p, const Buf& dst) {
+  std::uint64_t bytes = p.bytes;
+  const auto room = static_cast<std::uint64_t>(dst.bytes());
+  if (bytes > room) {
+    k.error = MPI_ERR_TRUNCATE;
+    k.why = "rank " + std::to_string(r) + " sends " + std::to_string(bytes) + " bytes, the receive buffer holds " +
+            std::to_string(room);
+    bytes = room;
+  }
+  if (bytes == 0) return true;
+  if (dst.contiguous()) return fetch_piece(k, r, p, 0, dst.data(), bytes);
+  if (p.addr == 0) {
+    types::unpack_range(*dst.type, *dst.flat, k.b->stage(r, k.half) + p.stage_off, 0, static_cast<MPI_Count>(bytes),
+                        dst.addr);
+    return true;
+  }
+  std::byte* s = scratch(k.comm, 1, bytes);
+  if (!fetch_piece(k, r, p, 0, s, bytes)) return false;
+  types::unpack_range(*dst.type, *dst.flat, s, 0, static_cast<MPI_Count>(bytes), dst.addr);
+  return true;
+}
+
+}  // namespace
+
+int barrier(CommObj* c, std::string& why) {
+  if (c->size == 1) return MPI_SUCCESS;
+  if (c == &g_world) {
+    // The world barrier's tuned algorithms (barrier.cpp) on the job segment.
+    if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) return aborted(why);
+    return MPI_SUCCESS;
+  }
+  Call k = begin(c, layout::CollKind::barrier);
+  post(k);
+  for (int r = 0; r < k.n; ++r) {
+    if (r != k.me && !wait_posted(k, r)) return aborted(why);
+  }
+  finish_now(k);
+  return MPI_SUCCESS;
+}
+
+int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) {
+  Call k = begin(c, layout::CollKind::bcast);
+  if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
+  bool ok = true;
+  if (k.me == root) {
+    if (!reserve(k)) return aborted(why);
+    contribute(k, buf);
+    post(k);
+  } else {
+    ok = wait_posted(k, root);
+    if (ok && peer_ok(k, root)) ok = receive(k, root, desc(k, root), 0, desc(k, root).bytes, buf);
+  }
+  ok = finish(k) && ok;
+  return result(k, ok, why);
+}
+
+int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why) {
+  Call k = begin(c, layout::CollKind::scatter);
+  if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
+  bool ok = true;
+  if (k.me == root) {
+    if (!reserve(k)) return aborted(why);
+    my_desc(k).status = 0;
+    contribute_pieces(k, send, root, false);
+    post(k);
+    if (!recv_in_place) local_copy(k, send[root], recv);
+  } else {
+    ok = wait_posted(k, root);
+    if (ok && peer_ok(k, root)) ok = receive_piece(k, root, pieces(k, root)[k.me], recv);
+  }
+  ok = finish(k) && ok;
+  return result(k, ok, why);
+}
+
+int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_place, bool invalid, std::string& why) {
+  Call k = begin(c, layout::CollKind::gather);
+  if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
+  bool ok = true;
+  if (k.me != root) {
+    if (!reserve(k)) return aborted(why);
+    contribute(k, send);
+    post(k);
+  } else {
+    if (!reserve(k)) return aborted(why);
+    my_desc(k).status = 0;
+    post(k);
+    if (!send_in_place) local_copy(k, send, recv[root]);
+    for (int r = 0; r < k.n && ok; ++r) {
+      if (r == root) continue;
+      ok = wait_posted(k, r);
+      if (ok && peer_ok(k, r)) ok = receive(k, r, desc(k, r), 0, desc(k, r).bytes, recv[r]);
+    }
+  }
+  ok = finish(k) && ok;
+  return result(k, ok, why);
+}
+
+int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool invalid, std::string& why) {
+  Call k = begin(c, layout::CollKind::allgather);
+  if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
+  if (!reserve(k)) return aborted(why);
+  const Buf& mine = in_place ? recv[k.me] : send;
+  // In place, our own piece is read while others' land around it: not the same bytes,
+  // so exposing recv[me] is safe.
+  contribute(k, mine);
+  post(k);
+  if (!in_place) local_copy(k, send, recv[k.me]);
+  bool ok = true;
+  for (int i = 1; i < k.n && ok; ++i) {
+    const int r = (k.me + i) % k.n;  // start at different ranks: spreads the reads
+    ok = wait_posted(k, r);
+    if (ok && peer_ok(k, r)) ok = receive(k, r, desc(k, r), 0, desc(k, r).bytes, recv[r]);
+  }
+  ok = finish(k) && ok;
+  return result(k, ok, why);
+}
+
+int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool invalid, std::string& why) {
+  Call k = begin(c, layout::CollKind::alltoall);
+  if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
+  if (!reserve(k)) return aborted(why);
+  my_desc(k).status = 0;
+  // In place, every outgoing piece is overwritten by an incoming one: snapshot them.
+  contribute_pieces(k, in_place ? recv : send, k.me, in_place);
+  post(k);
+  if (!in_place) local_copy(k, send[k.me], recv[k.me]);
+  bool ok = true;
+  for (int i = 1; i < k.n && ok; ++i) {
+    const int r = (k.me + i) % k.n;
+    ok = wait_posted(k, r);
+    if (ok && peer_ok(k, r)) ok = receive_piece(k, r, pieces(k, r)[k.me], recv[r]);
+  }
+  ok = finish(k) && ok;
+  return result(k, ok, why);
+}
+
+}  // namespace shmpi::client::coll

@@ -1,0 +1,244 @@
+// The reduce family: reduce, allreduce, reduce_scatter(_block), scan, exscan.
+//
+// Inputs are memory images (count elements at the datatype's extent, from true_lb), so
+// user ops on derived types see their own layout. Every result element is combined in
+// rank order, right to left: acc = x(hi); acc = x(r) o acc for r = hi-1 .. lo, which is
+// x(lo) o ... o x(hi) for any associative op (MPI-4.1 6.9.5: non-commutative ops in rank
+// order) and the same bits on every run for floating point.
+//   small (image <= kStageMax): every rank stages its image; each result is folded by
+//     the rank that needs it, straight from the staging halves;
+//   large: every rank exposes its image; the elements are cut into slices (reduce,
+//     allreduce: one per rank; reduce_scatter: each rank's block; scan: every rank its
+//     own prefix), each folded in chunks (process_vm_readv of chunk r, fold, next) so
+//     copying and combining overlap, and reduce/allreduce owners write the folded slice
+//     into the root's / every rank's result (process_vm_writev).
+#include <algorithm>
+#include <cstring>
+
+#include "coll/collectives.hpp"
+#include "errors.hpp"
+#include "runtime.hpp"
+#include "types/pack.hpp"
+
+namespace shmpi::client::coll {
+
+void Reducer::apply(const void* in, void* inout, MPI_Count count) const {
+  if (count <= 0) return;
+  if (kernel != nullptr) {
+    kernel(in, inout, static_cast<std::size_t>(count));
+    return;
+  }
+  call_user_op(*op, in, inout, count, handle, type->extent());
+}
+
+namespace {
+
+// Elements per chunk of the large path: two chunks (accumulator + incoming) stay in L2.
+constexpr MPI_Count kChunkBytes = MPI_Count{64} << 10;
+
+struct Geometry {
+  MPI_Count ext, tlb, text;
+  MPI_Count span(MPI_Count n) const { return n > 0 ? (n - 1) * ext + text : 0; }
+  MPI_Count at(MPI_Count e) const { return e * ext; }  // image offset of element e
+};
+
+int aborted(std::string& why) {
+  why = "job aborted: " + abort_reason();
+  return MPI_ERR_PROC_ABORTED;
+}
+
+// A result image can be folded in the user's buffer when the type has no holes to keep.
+bool writable(const types::Datatype& t) { return t.predefined || (t.contiguous() && t.size == t.extent()); }
+
+// Copies the type map of `n` elements from an image to the user's buffer `buf` (the
+// holes of a derived type in `buf` stay untouched).
+void image_to_buffer(CommObj* c, const Reducer& op, const std::byte* img, std::byte* buf, MPI_Count n) {
+  if (n == 0) return;
+  const types::Datatype& t = *op.type;
+  const types::Flat& f = *t.flat;
+  std::byte* packed = scratch(c, 1, static_cast<std::size_t>(n * t.size));
+  types::pack(t, f, img - t.true_lb, n, packed);
+  types::unpack(t, f, packed, n, buf);
+}
+
+struct Plan {
+  ReduceKind kind;
+  int root;
+  MPI_Count total = 0;                  // input elements per rank
+  MPI_Count res_first = 0, res_n = 0;   // the elements of the input this rank's result covers
+  int lo = 0, hi = -1;                  // ranks folded into this rank's result (hi < lo: none)
+  bool has_result = false;
+};
+
+Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* counts, int root) {
+  Plan p{kind, root};
+  p.total = count;
+  switch (kind) {
+    case ReduceKind::reduce:
+      p.has_result = me == root;
+      p.res_n = count;
+      p.lo = 0, p.hi = n - 1;
+      break;
+    case ReduceKind::allreduce:
+      p.has_result = true;
+      p.res_n = count;
+      p.lo = 0, p.hi = n - 1;
+      break;
+    case ReduceKind::reduce_scatter: {
+      p.total = 0;
+      for (int r = 0; r < n; ++r) {
+        if (r == me) p.res_first = p.total;
+        p.total += counts[r];
+      }
+      p.res_n = counts[me];
+      p.has_result = true;
+      p.lo = 0, p.hi = n - 1;
+      break;
+    }
+    case ReduceKind::scan:
+      p.has_result = true;
+      p.res_n = count;
+      p.lo = 0, p.hi = me;
+      break;
+    case ReduceKind::exscan:
+      p.has_result = me > 0;
+      p.res_n = count;
+      p.lo = 0, p.hi = me - 1;
+      break;
+  }
+  return p;
+}
+
+}  // namespace
+
+int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count count, const MPI_Count* counts,
+           const Reducer& op, int root, bool in_place, bool invalid, std::string& why) {
+  const layout::CollKind ck = kind == ReduceKind::reduce           ? layout::CollKind::reduce
+                              : kind == ReduceKind::allreduce      ? layout::CollKind::allreduce
+                              : kind == ReduceKind::reduce_scatter ? layout::CollKind::reduce_scatter
+                              : kind == ReduceKind::scan           ? layout::CollKind::scan
+                                                                   : layout::CollKind::exscan;
+  Call k = begin(c, ck);
+  if (!reserve(k)) return aborted(why);
+  layout::CallDesc& d = my_desc(k);
+  if (invalid) {
+    d.status = layout::kDescInvalid;
+    d.addr = d.bytes = d.addr2 = 0;
+    post(k);
+    finish_now(k);
+    return MPI_SUCCESS;
+  }
+  const types::Datatype& t = *op.type;
+  const Geometry g{t.extent(), t.true_lb, t.true_extent()};
+  const Plan p = plan(kind, k.me, k.n, count, counts, root);
+  const MPI_Count in_span = g.span(p.total);
+  const auto* in_img = static_cast<const std::byte*>(in_place ? recv : send) + g.tlb;
+  auto* recv_img = static_cast<std::byte*>(recv) + g.tlb;
+  // Where this rank's result is folded: the user's buffer, or an image in scratch 2.
+  const bool direct = writable(t);
+  std::byte* res_img = nullptr;
+  if (p.has_result && p.res_n > 0) {
+    res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
+  }
+  const bool staged = static_cast<std::uint64_t>(in_span) <= kStageMax;
+
+  d.status = 0;
+  d.bytes = static_cast<std::uint64_t>(in_span);
+  d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
+  if (staged) {
+    d.addr = 0;
+    if (in_span > 0) std::memcpy(my_stage(k), in_img, static_cast<std::size_t>(in_span));
+  } else {
+    if (in_place) {  // the input is overwritten by results: expose a copy
+      std::byte* copy = scratch(c, 0, static_cast<std::size_t>(in_span));
+      std::memcpy(copy, in_img, static_cast<std::size_t>(in_span));
+      in_img = copy;
+    }
+    d.addr = reinterpret_cast<std::uint64_t>(in_img);
+    k.exposed = true;
+  }
+  post(k);
+
+  bool ok = true;
+  auto ready = [&](int r) {
+    if (!ok) return false;
+    if (r != k.me && !wait_posted(k, r)) return ok = false;
+    if (!desc(k, r).status) return true;
+    if (k.error == MPI_SUCCESS) {
+      k.error = MPI_ERR_OTHER;
+      k.why = "rank " + std::to_string(r) + " passed invalid arguments to this call";
+    }
+    return false;
+  };
+
+  if (staged) {
+    if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
+      bool all = true;
+      for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
+      if (all) {
+        const MPI_Count off = g.at(p.res_first);
+        std::memcpy(res_img, k.b->stage(p.hi, k.half) + off, static_cast<std::size_t>(g.span(p.res_n)));
+        for (int r = p.hi - 1; r >= p.lo; --r)
+          op.apply(k.b->stage(r, k.half) + off - g.tlb, res_img - g.tlb, p.res_n);
+      }
+    }
+  } else {
+    // Which elements this rank folds, and over which ranks.
+    MPI_Count first = p.res_first, n_el = p.res_n;
+    int lo = p.lo, hi = p.hi;
+    const bool sliced = kind == ReduceKind::reduce || kind == ReduceKind::allreduce;
+    if (sliced) {
+      first = p.total * k.me / k.n;
+      n_el = p.total * (k.me + 1) / k.n - first;
+      lo = 0, hi = k.n - 1;
+    }
+    if (!p.has_result && !sliced) n_el = 0;
+    for (int r = 0; r < k.n && ok; ++r) ready(r);
+    if (sliced && ok && kind == ReduceKind::reduce) {
+      if (desc(k, root).addr2 == 0 && p.total > 0) ok = false, k.why = "the root has no result buffer";
+    }
+    const MPI_Count chunk = std::max<MPI_Count>(1, kChunkBytes / std::max<MPI_Count>(1, g.ext));
+    std::byte* acc_buf = nullptr;
+    std::byte* tmp = nullptr;
+    if (ok && n_el > 0 && hi >= lo) {
+      const auto cbytes = static_cast<std::size_t>(g.span(std::min(chunk, n_el)));
+      acc_buf = scratch(c, 1, 2 * cbytes + 64);
+      tmp = acc_buf + (cbytes + 63) / 64 * 64;
+    }
+    for (MPI_Count a = 0; ok && a < n_el && hi >= lo; a += chunk) {
+      const MPI_Count m = std::min(chunk, n_el - a);
+      const MPI_Count off = g.at(first + a);
+      const auto len = static_cast<std::size_t>(g.span(m));
+      // Scan/reduce_scatter fold straight into the result image; sliced ones into acc.
+      std::byte* acc = sliced ? acc_buf : res_img + g.at(a);
+      ok = fetch(k, hi, desc(k, hi), static_cast<std::uint64_t>(off), acc, len);
+      for (int r = hi - 1; ok && r >= lo; --r) {
+        ok = fetch(k, r, desc(k, r), static_cast<std::uint64_t>(off), tmp, len);
+        if (ok) op.apply(tmp - g.tlb, acc - g.tlb, m);
+      }
+      if (!ok || !sliced) continue;
+      if (kind == ReduceKind::reduce) {
+        ok = store_to(k, root, desc(k, root).addr2 + static_cast<std::uint64_t>(off), acc, len);
+      } else {
+        for (int j = 0; j < k.n && ok; ++j) {
+          const int r = (k.me + j) % k.n;
+          ok = store_to(k, r, desc(k, r).addr2 + static_cast<std::uint64_t>(off), acc, len);
+        }
+      }
+    }
+  }
+  const bool fin = finish(k);
+  if (!fin) return aborted(why);
+  if (!ok) {
+    why = k.why;
+    return k.error != MPI_SUCCESS ? k.error : MPI_ERR_OTHER;
+  }
+  if (k.error != MPI_SUCCESS) {
+    why = k.why;
+    return k.error;
+  }
+  if (!direct && p.has_result && p.res_n > 0) image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
+  return MPI_SUCCESS;
+}
+
+}  // namespace shmpi::client::coll

@@ -1,0 +1,122 @@
+// A communicator's collective block: one memfd per communicator, created by its rank 0
+// when the communicator is created and mapped by every member (never a file in
+// /dev/shm: it vanishes with the last mapping). Offsets only, fixed layout, versioned.
+//
+//   page 0            CommHeader
+//   page 1..          members: world rank and pid of each comm rank
+//   then              CommRank[n]  (5 cache lines each)
+//   then              piece tables: per rank 2 halves x n PieceDesc
+//   then              staging: per rank 2 halves x kStageHalf bytes (page aligned)
+//
+// Protocol (docs/collectives.md): every collective call on the communicator has a
+// sequence number seq (1, 2, ...; the same on every member, since members call
+// collectives in the same order). A rank writes its contribution for call seq into
+// its staging half and descriptor slot seq & 1, then stores `posted` = seq (release);
+// a reader acquires `posted` >= seq before reading them. When a rank has finished
+// reading others' data of call seq it stores `done` = seq. A writer reuses half
+// seq & 1 only after every member's `done` >= seq - 2, so the halves double-buffer and
+// no rank can overwrite what a slower rank still reads. Both words are single-writer
+// generation counters, never reset (wrap-safe comparison).
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+#include "shm_layout/segment.hpp"
+
+namespace shmpi::layout {
+
+inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
+inline constexpr std::uint32_t kCommLayoutVersion = 1;
+
+// Staging per rank and half: contributions up to this size are copied through the
+// segment; larger ones are exposed in place and read with process_vm_readv (one copy).
+inline constexpr std::uint64_t kStageHalf = std::uint64_t{128} << 10;
+
+// A contribution (or piece of one) that is exposed in the owner's own memory instead of
+// staged: the reader copies it with process_vm_readv from the owner's pid.
+struct alignas(kCacheLine) CallDesc {
+  std::uint64_t addr;    // exposed bytes in the owner's address space; 0 = staged
+  std::uint64_t bytes;   // bytes of the contribution
+  std::uint32_t status;  // 0 ok; kDescInvalid: this rank's arguments were invalid
+  std::uint32_t flags;
+  std::uint64_t addr2;   // a second exposed region (e.g. the owner's receive buffer)
+  std::uint64_t bytes2;
+  std::int64_t value[3];  // small values of the call (e.g. split color and key)
+};
+static_assert(sizeof(CallDesc) == kCacheLine);
+static_assert(offsetof(CallDesc, addr2) == 24 && offsetof(CallDesc, value) == 40);
+
+inline constexpr std::uint32_t kDescInvalid = 1;
+
+// What a rank is doing, for shmpi-dump (CommRank::waiting_kind).
+enum class CollKind : std::uint32_t {
+  none = 0, barrier, bcast, scatter, gather, allgather, alltoall, reduce, allreduce,
+  reduce_scatter, scan, exscan, comm_create, other
+};
+
+struct alignas(kCacheLine) CommRank {
+  Flag posted;             // line 0: seq of the last call whose contribution is posted
+  Flag done;               // line 1: seq of the last call this rank finished reading
+  CallDesc desc[2];        // lines 2-3: the contribution of call seq, in desc[seq & 1]
+  // line 4: progress, read by shmpi-dump only
+  std::atomic<std::uint64_t> calls;          // collective calls entered (= last seq)
+  std::atomic<std::int32_t> waiting_on;      // comm rank waited for, -1 if none
+  std::atomic<std::uint32_t> waiting_kind;   // CollKind of the call in progress
+  std::uint8_t pad[kCacheLine - 16];
+};
+static_assert(sizeof(CommRank) == 5 * kCacheLine && alignof(CommRank) == kCacheLine);
+static_assert(offsetof(CommRank, done) == kCacheLine && offsetof(CommRank, desc) == 2 * kCacheLine);
+static_assert(offsetof(CommRank, calls) == 4 * kCacheLine);
+
+// One piece of a rank's contribution addressed to one destination (scatter, alltoall).
+struct PieceDesc {
+  std::uint64_t addr;       // exposed address, 0 = staged at stage_off
+  std::uint64_t bytes;
+  std::uint64_t stage_off;  // offset in the owner's staging half
+  std::uint64_t reserved;
+};
+static_assert(sizeof(PieceDesc) == 32);
+
+struct alignas(kPage) CommHeader {
+  std::uint64_t magic;
+  std::uint32_t layout_version;
+  std::uint32_t size;          // members
+  std::uint64_t total_bytes;   // of the whole block
+  std::uint64_t members_offset;
+  std::uint64_t ranks_offset;
+  std::uint64_t tables_offset;
+  std::uint64_t stage_offset;
+  std::uint64_t stage_half;    // kStageHalf of the creator
+  std::uint32_t context_id;    // job-unique
+  std::int32_t creator_pid;
+  std::uint8_t pad[kPage - 72];
+};
+static_assert(sizeof(CommHeader) == kPage && offsetof(CommHeader, context_id) == 64);
+
+struct CommMember {
+  std::int32_t world_rank;
+  std::int32_t pid;
+};
+static_assert(sizeof(CommMember) == 8);
+
+constexpr std::uint64_t comm_round_up(std::uint64_t v, std::uint64_t a) { return (v + a - 1) / a * a; }
+
+// Offsets of a block for n members.
+struct CommGeometry {
+  std::uint64_t members, ranks, tables, table_stride, stage, stage_stride, total;
+};
+constexpr CommGeometry comm_geometry(std::uint32_t n) {
+  CommGeometry g{};
+  g.members = sizeof(CommHeader);
+  g.ranks = comm_round_up(g.members + std::uint64_t{n} * sizeof(CommMember), kPage);
+  g.tables = comm_round_up(g.ranks + std::uint64_t{n} * sizeof(CommRank), kPage);
+  g.table_stride = comm_round_up(2 * std::uint64_t{n} * sizeof(PieceDesc), kCacheLine);
+  g.stage = comm_round_up(g.tables + std::uint64_t{n} * g.table_stride, kPage);
+  g.stage_stride = 2 * kStageHalf;
+  g.total = g.stage + std::uint64_t{n} * g.stage_stride;
+  return g;
+}
+
+}  // namespace shmpi::layout
