@@ -4,19 +4,20 @@
 //
 //   page 0            CommHeader
 //   page 1..          members: world rank and pid of each comm rank
-//   then              CommRank[n]  (5 cache lines each)
-//   then              piece tables: per rank 2 halves x n PieceDesc
-//   then              staging: per rank 2 halves x kStageHalf bytes (page aligned)
+//   then              CommRank[n]  (3 + kCallSlots cache lines each)
+//   then              piece tables: per rank kCallSlots x n PieceDesc
+//   then              staging: per rank kCallSlots x kStageSlot bytes (page aligned)
 //
 // Protocol (docs/collectives.md): every collective call on the communicator has a
 // sequence number seq (1, 2, ...; the same on every member, since members call
 // collectives in the same order). A rank writes its contribution for call seq into
-// its staging half and descriptor slot seq & 1, then stores `posted` = seq (release);
-// a reader acquires `posted` >= seq before reading them. When a rank has finished
-// reading others' data of call seq it stores `done` = seq. A writer reuses half
-// seq & 1 only after every member's `done` >= seq - 2, so the halves double-buffer and
-// no rank can overwrite what a slower rank still reads. Both words are single-writer
-// generation counters, never reset (wrap-safe comparison).
+// slot seq % kCallSlots (descriptor, piece table, staging), then stores `posted` = seq
+// (release); a reader acquires `posted` >= seq before reading them. When a rank has
+// finished reading others' data of call seq it stores `done` = seq. A writer reuses a
+// slot only after every member's `done` >= seq - kCallSlots: a rank that never waits
+// (a bcast root) runs up to kCallSlots calls ahead, and no rank overwrites what a
+// slower one still reads. Both words are single-writer generation counters, never
+// reset (wrap-safe comparison).
 #pragma once
 
 #include <atomic>
@@ -28,11 +29,17 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 1;
+inline constexpr std::uint32_t kCommLayoutVersion = 2;
 
-// Staging per rank and half: contributions up to this size are copied through the
-// segment; larger ones are exposed in place and read with process_vm_readv (one copy).
-inline constexpr std::uint64_t kStageHalf = std::uint64_t{128} << 10;
+// Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
+// that oversubscribed ranks (8 on 2 cores) switch once per several calls, not per call.
+inline constexpr std::uint32_t kCallSlots = 8;
+static_assert((kCallSlots & (kCallSlots - 1)) == 0, "slot = seq % kCallSlots must survive seq wrap-around");
+
+// Staging per rank and slot: contributions up to kStageMax (coll/engine.hpp) are copied
+// through the segment; larger ones are exposed in place and read with
+// process_vm_readv (one copy). Pages are touched only when used.
+inline constexpr std::uint64_t kStageSlot = std::uint64_t{128} << 10;
 
 // A contribution (or piece of one) that is exposed in the owner's own memory instead of
 // staged: the reader copies it with process_vm_readv from the owner's pid.
@@ -59,16 +66,16 @@ enum class CollKind : std::uint32_t {
 struct alignas(kCacheLine) CommRank {
   Flag posted;             // line 0: seq of the last call whose contribution is posted
   Flag done;               // line 1: seq of the last call this rank finished reading
-  CallDesc desc[2];        // lines 2-3: the contribution of call seq, in desc[seq & 1]
-  // line 4: progress, read by shmpi-dump only
+  CallDesc desc[kCallSlots];  // lines 2..9: the contribution of call seq, in desc[seq % kCallSlots]
+  // line 10: progress, read by shmpi-dump only
   std::atomic<std::uint64_t> calls;          // collective calls entered (= last seq)
   std::atomic<std::int32_t> waiting_on;      // comm rank waited for, -1 if none
   std::atomic<std::uint32_t> waiting_kind;   // CollKind of the call in progress
   std::uint8_t pad[kCacheLine - 16];
 };
-static_assert(sizeof(CommRank) == 5 * kCacheLine && alignof(CommRank) == kCacheLine);
+static_assert(sizeof(CommRank) == (3 + kCallSlots) * kCacheLine && alignof(CommRank) == kCacheLine);
 static_assert(offsetof(CommRank, done) == kCacheLine && offsetof(CommRank, desc) == 2 * kCacheLine);
-static_assert(offsetof(CommRank, calls) == 4 * kCacheLine);
+static_assert(offsetof(CommRank, calls) == (2 + kCallSlots) * kCacheLine);
 
 // One piece of a rank's contribution addressed to one destination (scatter, alltoall).
 struct PieceDesc {
@@ -88,7 +95,7 @@ struct alignas(kPage) CommHeader {
   std::uint64_t ranks_offset;
   std::uint64_t tables_offset;
   std::uint64_t stage_offset;
-  std::uint64_t stage_half;    // kStageHalf of the creator
+  std::uint64_t stage_slot;    // kStageSlot of the creator
   std::uint32_t context_id;    // job-unique
   std::int32_t creator_pid;
   std::uint8_t pad[kPage - 72];
@@ -112,9 +119,9 @@ constexpr CommGeometry comm_geometry(std::uint32_t n) {
   g.members = sizeof(CommHeader);
   g.ranks = comm_round_up(g.members + std::uint64_t{n} * sizeof(CommMember), kPage);
   g.tables = comm_round_up(g.ranks + std::uint64_t{n} * sizeof(CommRank), kPage);
-  g.table_stride = comm_round_up(2 * std::uint64_t{n} * sizeof(PieceDesc), kCacheLine);
+  g.table_stride = comm_round_up(kCallSlots * std::uint64_t{n} * sizeof(PieceDesc), kCacheLine);
   g.stage = comm_round_up(g.tables + std::uint64_t{n} * g.table_stride, kPage);
-  g.stage_stride = 2 * kStageHalf;
+  g.stage_stride = kCallSlots * kStageSlot;
   g.total = g.stage + std::uint64_t{n} * g.stage_stride;
   return g;
 }

@@ -97,14 +97,14 @@ std::string read_block(const SegmentView& v, CommSnapshot& c) {
   const auto ranks_off = field<std::uint64_t>(hb, offsetof(CommHeader, ranks_offset));
   const auto tables_off = field<std::uint64_t>(hb, offsetof(CommHeader, tables_offset));
   const auto stage_off = field<std::uint64_t>(hb, offsetof(CommHeader, stage_offset));
-  const auto stage_half = field<std::uint64_t>(hb, offsetof(CommHeader, stage_half));
+  const auto stage_slot = field<std::uint64_t>(hb, offsetof(CommHeader, stage_slot));
   if (members_off != g.members || ranks_off != g.ranks || tables_off != g.tables || stage_off != g.stage ||
-      stage_half != kStageHalf || total != g.total) {
+      stage_slot != kStageSlot || total != g.total) {
     return fmt("corrupt: header of %u members has offsets %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64
                ", staging %" PRIu64 ", total %" PRIu64 "; expected %" PRIu64 "/%" PRIu64 "/%" PRIu64 "/%" PRIu64
                ", %" PRIu64 ", %" PRIu64,
-               n, members_off, ranks_off, tables_off, stage_off, stage_half, total, g.members, g.ranks, g.tables,
-               g.stage, kStageHalf, g.total);
+               n, members_off, ranks_off, tables_off, stage_off, stage_slot, total, g.members, g.ranks, g.tables,
+               g.stage, kStageSlot, g.total);
   }
   if (file_size != total || c.block_bytes != total) {
     return fmt("corrupt: %u members need a %" PRIu64 "-byte block; the file has %" PRIu64 " bytes, the listing says %" PRIu64,

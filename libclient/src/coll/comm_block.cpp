@@ -37,7 +37,7 @@ CommBlock* create_block(const std::vector<layout::CommMember>& members, std::uin
   h.ranks_offset = g.ranks;
   h.tables_offset = g.tables;
   h.stage_offset = g.stage;
-  h.stage_half = layout::kStageHalf;
+  h.stage_slot = layout::kStageSlot;
   h.context_id = context_id;
   h.creator_pid = static_cast<std::int32_t>(getpid());
   for (std::uint32_t r = 0; r < n; ++r) {
@@ -68,7 +68,7 @@ CommBlock* open_block(pid_t pid, int fd, std::string& why) {
   const layout::CommGeometry g = layout::comm_geometry(h->size);
   if (h->magic != layout::kCommMagic || h->layout_version != layout::kCommLayoutVersion ||
       h->total_bytes != static_cast<std::uint64_t>(st.st_size) || g.total != h->total_bytes ||
-      h->stage_half != layout::kStageHalf) {
+      h->stage_slot != layout::kStageSlot) {
     why = "communicator block " + path + " has another layout (version " + std::to_string(h->layout_version) +
           ", this library: " + std::to_string(layout::kCommLayoutVersion) + ")";
     munmap(p, static_cast<std::size_t>(st.st_size));

@@ -24,13 +24,13 @@ struct CommBlock {
     return reinterpret_cast<layout::CommMember*>(base + geo.members)[r];
   }
   layout::CommRank& rank(int r) const { return reinterpret_cast<layout::CommRank*>(base + geo.ranks)[r]; }
-  layout::PieceDesc* table(int r, int half) const {
+  layout::PieceDesc* table(int r, int slot) const {
     return reinterpret_cast<layout::PieceDesc*>(base + geo.tables + static_cast<std::uint64_t>(r) * geo.table_stride) +
-           static_cast<std::size_t>(half) * n;
+           static_cast<std::size_t>(slot) * n;
   }
-  std::byte* stage(int r, int half) const {
+  std::byte* stage(int r, int slot) const {
     return base + geo.stage + static_cast<std::uint64_t>(r) * geo.stage_stride +
-           static_cast<std::uint64_t>(half) * layout::kStageHalf;
+           static_cast<std::uint64_t>(slot) * layout::kStageSlot;
   }
 };
 

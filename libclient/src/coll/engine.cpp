@@ -41,7 +41,7 @@ Call begin(CommObj* c, layout::CollKind kind) {
   k.me = c->rank;
   k.n = c->size;
   k.seq = ++c->seq;
-  k.half = static_cast<int>(k.seq & 1);
+  k.slot = static_cast<int>(k.seq % layout::kCallSlots);
   k.mine = &k.b->rank(k.me);
   k.mine->calls.store(k.seq, std::memory_order_relaxed);
   k.mine->waiting_kind.store(static_cast<std::uint32_t>(kind), std::memory_order_relaxed);
@@ -62,18 +62,19 @@ bool wait_posted(Call& k, int r) { return wait_for(k, r, k.b->rank(r).posted, k.
 bool wait_done(Call& k, int r, std::uint32_t target) { return wait_for(k, r, k.b->rank(r).done, target); }
 
 bool reserve(Call& k) {
-  // Half seq & 1 was last used by call seq - 2: every reader of it is done with that.
+  // Slot seq % kCallSlots was last used by call seq - kCallSlots: every reader of it
+  // must be done with that.
   for (int r = 0; r < k.n; ++r) {
-    if (r != k.me && !wait_done(k, r, k.seq - 2)) return false;
+    if (r != k.me && !wait_done(k, r, k.seq - layout::kCallSlots)) return false;
   }
   return true;
 }
 
-layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.half]; }
-layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.half]; }
-layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.half); }
-const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.half); }
-std::byte* my_stage(Call& k) { return k.b->stage(k.me, k.half); }
+layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.slot]; }
+layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.slot]; }
+layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.slot); }
+const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.slot); }
+std::byte* my_stage(Call& k) { return k.b->stage(k.me, k.slot); }
 
 void post(Call& k) { signal_flag(k.mine->posted, k.seq); }
 
@@ -97,7 +98,7 @@ void finish_now(Call& k) {
 bool fetch(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, void* dst, std::size_t len) {
   if (len == 0) return true;
   if (d.addr == 0) {
-    std::memcpy(dst, k.b->stage(r, k.half) + offset, len);
+    std::memcpy(dst, k.b->stage(r, k.slot) + offset, len);
     return true;
   }
   if (r == k.me) {
@@ -110,7 +111,7 @@ bool fetch(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, void
 bool fetch_piece(Call& k, int r, const layout::PieceDesc& p, std::uint64_t offset, void* dst, std::size_t len) {
   if (len == 0) return true;
   if (p.addr == 0) {
-    std::memcpy(dst, k.b->stage(r, k.half) + p.stage_off + offset, len);
+    std::memcpy(dst, k.b->stage(r, k.slot) + p.stage_off + offset, len);
     return true;
   }
   if (r == k.me) {
@@ -166,7 +167,7 @@ bool receive(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, st
   if (bytes == 0) return true;
   if (dst.contiguous()) return fetch(k, r, d, offset, dst.data(), bytes);
   if (d.addr == 0) {
-    types::unpack_range(*dst.type, *dst.flat, k.b->stage(r, k.half) + offset, 0, static_cast<MPI_Count>(bytes), dst.addr);
+    types::unpack_range(*dst.type, *dst.flat, k.b->stage(r, k.slot) + offset, 0, static_cast<MPI_Count>(bytes), dst.addr);
     return true;
   }
   std::byte* s = scratch(k.comm, 1, bytes);

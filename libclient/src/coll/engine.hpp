@@ -39,7 +39,7 @@ struct Call {
   CommBlock* b = nullptr;
   int me = 0, n = 0;
   std::uint32_t seq = 0;
-  int half = 0;
+  int slot = 0;  // seq % kCallSlots: this call's descriptor, piece table and staging
   layout::CommRank* mine = nullptr;
   bool exposed = false;  // this rank exposed its own memory: wait for all done at the end
   int error = MPI_SUCCESS;  // a class found while moving data (e.g. MPI_ERR_TRUNCATE)
@@ -51,7 +51,7 @@ Call begin(CommObj* c, layout::CollKind kind);
 // `target`). False if the job was aborted.
 bool wait_posted(Call& k, int r);
 bool wait_done(Call& k, int r, std::uint32_t target);
-// Before writing this rank's staging half / descriptor of the call: every member has
+// Before writing this rank's staging slot / descriptor of the call: every member has
 // finished the call two back that used them.
 bool reserve(Call& k);
 layout::CallDesc& my_desc(Call& k);
@@ -67,7 +67,7 @@ bool finish(Call& k);
 void finish_now(Call& k);
 
 // Copies `len` bytes at `offset` of rank r's contribution (descriptor d: staged in its
-// half or exposed in its memory) to dst. False (errno in k.why) if the copy failed.
+// slot or exposed in its memory) to dst. False (errno in k.why) if the copy failed.
 bool fetch(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, void* dst, std::size_t len);
 bool fetch_piece(Call& k, int r, const layout::PieceDesc& p, std::uint64_t offset, void* dst, std::size_t len);
 // Writes len bytes to rank r's exposed address `remote` (process_vm_writev, or memcpy

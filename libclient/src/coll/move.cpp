@@ -1,6 +1,6 @@
 // Data-movement collectives: barrier, bcast, scatter(v), gather(v), allgather(v),
 // alltoall(v/w). One call = one post and one done per rank (engine.hpp); small
-// contributions travel through the writer's staging half, large ones are read from the
+// contributions travel through the writer's staging slot, large ones are read from the
 // writer's own memory with process_vm_readv.
 #include <algorithm>
 #include <cstring>
@@ -55,7 +55,7 @@ int result(Call& k, bool ok, std::string& why) {
 }
 
 // The pieces this rank sends, one per destination (skip: a destination whose piece
-// does not travel, e.g. our own). Staged while the half has room and the piece is
+// does not travel, e.g. our own). Staged while the slot has room and the piece is
 // small, otherwise exposed: the user's memory when contiguous and stable, else packed
 // into scratch 0.
 void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
@@ -69,7 +69,7 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
     if (j == skip) continue;
     const auto bytes = static_cast<std::uint64_t>(send[j].bytes());
     p.bytes = bytes;
-    if (bytes <= kStageMax && off + bytes <= layout::kStageHalf) {
+    if (bytes <= kStageMax && off + bytes <= layout::kStageSlot) {
       p.stage_off = off;
       off += (bytes + 63) / 64 * 64;
     } else if (!snapshot && send[j].contiguous()) {
@@ -109,7 +109,7 @@ bool receive_piece(Call& k, int r, const layout::PieceDesc& p, const Buf& dst) {
   if (bytes == 0) return true;
   if (dst.contiguous()) return fetch_piece(k, r, p, 0, dst.data(), bytes);
   if (p.addr == 0) {
-    types::unpack_range(*dst.type, *dst.flat, k.b->stage(r, k.half) + p.stage_off, 0, static_cast<MPI_Count>(bytes),
+    types::unpack_range(*dst.type, *dst.flat, k.b->stage(r, k.slot) + p.stage_off, 0, static_cast<MPI_Count>(bytes),
                         dst.addr);
     return true;
   }

@@ -177,9 +177,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
       if (all) {
         const MPI_Count off = g.at(p.res_first);
-        std::memcpy(res_img, k.b->stage(p.hi, k.half) + off, static_cast<std::size_t>(g.span(p.res_n)));
+        std::memcpy(res_img, k.b->stage(p.hi, k.slot) + off, static_cast<std::size_t>(g.span(p.res_n)));
         for (int r = p.hi - 1; r >= p.lo; --r)
-          op.apply(k.b->stage(r, k.half) + off - g.tlb, res_img - g.tlb, p.res_n);
+          op.apply(k.b->stage(r, k.slot) + off - g.tlb, res_img - g.tlb, p.res_n);
       }
     }
   } else {
