@@ -73,10 +73,11 @@ bool private_anonymous(std::uint64_t lo, std::uint64_t hi) {
   return ok && covered >= hi;
 }
 
-// The whole pages around a window, neighbours included: under AddressSanitizer those
-// neighbours may be poisoned heap bytes, which this copy must read without a report (and
-// without being turned into a memcpy call, which ASan intercepts).
-[[gnu::no_sanitize_address, gnu::optimize("no-tree-loop-distribute-patterns")]] void copy_pages(
+// The whole pages around a window, neighbours included: under AddressSanitizer or
+// ThreadSanitizer those neighbours may be freed heap bytes, which this copy must read
+// without a report (and without being turned into a memcpy call, which the sanitizers
+// intercept).
+[[gnu::no_sanitize_address, gnu::no_sanitize_thread, gnu::optimize("no-tree-loop-distribute-patterns")]] void copy_pages(
     std::uint64_t* dst, const std::uint64_t* src, std::size_t words) {
   for (std::size_t i = 0; i < words; ++i) dst[i] = src[i];
 }
