@@ -44,6 +44,7 @@ struct CommObj {
   std::uint32_t context_id = 0;      // job-unique (0 world, 1 self)
   coll::CommBlock* block = nullptr;  // collective block, mapped by every member
   std::uint32_t seq = 0;             // collective calls made on this communicator
+  std::vector<std::uint32_t> seen_done;  // lower bounds of the members' `done` (coll/engine.cpp)
   std::uint32_t create_group_calls = 0;  // MPI_Comm_create_group calls with this parent
   std::vector<std::byte> scratch[3];  // reusable collective buffers (coll/engine.hpp)
   bool predefined = false;

@@ -29,7 +29,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 2;
+inline constexpr std::uint32_t kCommLayoutVersion = 3;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per several calls, not per call.
@@ -43,19 +43,24 @@ inline constexpr std::uint64_t kStageSlot = std::uint64_t{128} << 10;
 
 // A contribution (or piece of one) that is exposed in the owner's own memory instead of
 // staged: the reader copies it with process_vm_readv from the owner's pid.
+// `seq` is stored last (release) when the descriptor is complete: a reader polls this
+// one line (descriptor, and small data inline) instead of the `posted` flag, which it
+// falls back to only to sleep.
 struct alignas(kCacheLine) CallDesc {
-  std::uint64_t addr;    // exposed bytes in the owner's address space; 0 = staged
+  std::uint64_t addr;    // exposed bytes in the owner's address space; 0 = staged/inline
   std::uint64_t bytes;   // bytes of the contribution
-  std::uint32_t status;  // 0 ok; kDescInvalid: this rank's arguments were invalid
-  std::uint32_t flags;
+  std::uint32_t status;  // kDesc* bits
+  std::atomic<std::uint32_t> seq;  // the call this descriptor describes
   std::uint64_t addr2;   // a second exposed region (e.g. the owner's receive buffer)
   std::uint64_t bytes2;
-  std::int64_t value[3];  // small values of the call (e.g. split color and key)
+  std::int64_t value[3];  // small values of the call (split color and key), or inline data
 };
 static_assert(sizeof(CallDesc) == kCacheLine);
-static_assert(offsetof(CallDesc, addr2) == 24 && offsetof(CallDesc, value) == 40);
+static_assert(offsetof(CallDesc, seq) == 20 && offsetof(CallDesc, addr2) == 24 && offsetof(CallDesc, value) == 40);
 
-inline constexpr std::uint32_t kDescInvalid = 1;
+inline constexpr std::uint32_t kDescInvalid = 1;  // this rank's arguments were invalid
+inline constexpr std::uint32_t kDescInline = 2;   // the staged bytes are in value[]
+inline constexpr std::uint64_t kInlineBytes = sizeof(CallDesc::value);
 
 // What a rank is doing, for shmpi-dump (CommRank::waiting_kind).
 enum class CollKind : std::uint32_t {

@@ -58,14 +58,30 @@ bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
 }
 }  // namespace
 
-bool wait_posted(Call& k, int r) { return wait_for(k, r, k.b->rank(r).posted, k.seq); }
+bool wait_posted(Call& k, int r) {
+  // Poll the descriptor line first (it carries the small data too); the posted flag
+  // is the futex word for a reader that has to sleep.
+  const std::atomic<std::uint32_t>& s = k.b->rank(r).desc[k.slot].seq;
+  for (int i = 0; i < 256; ++i) {
+    if (s.load(std::memory_order_acquire) == k.seq) return true;
+    cpu_relax();
+  }
+  return wait_for(k, r, k.b->rank(r).posted, k.seq);
+}
 bool wait_done(Call& k, int r, std::uint32_t target) { return wait_for(k, r, k.b->rank(r).done, target); }
 
 bool reserve(Call& k) {
   // Slot seq % kCallSlots was last used by call seq - kCallSlots: every reader of it
-  // must be done with that.
+  // must be done with that. `done` only grows, so a value seen once stays a lower
+  // bound: the peers' done lines are read about once per kCallSlots calls, not per call.
+  std::vector<std::uint32_t>& seen = k.comm->seen_done;
+  if (seen.size() != static_cast<std::size_t>(k.n)) seen.assign(static_cast<std::size_t>(k.n), 0);
+  const std::uint32_t need = k.seq - layout::kCallSlots;
   for (int r = 0; r < k.n; ++r) {
-    if (r != k.me && !wait_done(k, r, k.seq - layout::kCallSlots)) return false;
+    std::uint32_t& s = seen[static_cast<std::size_t>(r)];
+    if (r == k.me || reached(s, need)) continue;
+    if (!wait_done(k, r, need)) return false;
+    s = k.b->rank(r).done.value.load(std::memory_order_acquire);
   }
   return true;
 }
@@ -76,7 +92,27 @@ layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.slot); }
 const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.slot); }
 std::byte* my_stage(Call& k) { return k.b->stage(k.me, k.slot); }
 
-void post(Call& k) { signal_flag(k.mine->posted, k.seq); }
+void post(Call& k) {
+  my_desc(k).seq.store(k.seq, std::memory_order_release);
+  signal_flag(k.mine->posted, k.seq);
+}
+
+const std::byte* staged(const Call& k, int r, const layout::CallDesc& d) {
+  if ((d.status & layout::kDescInline) != 0) return reinterpret_cast<const std::byte*>(d.value);
+  return k.b->stage(r, k.slot);
+}
+
+std::byte* stage_for(Call& k, std::uint64_t bytes) {
+  layout::CallDesc& d = my_desc(k);
+  if (bytes <= layout::kInlineBytes) {
+    d.status |= layout::kDescInline;
+    return reinterpret_cast<std::byte*>(d.value);
+  }
+  d.status &= ~layout::kDescInline;
+  return my_stage(k);
+}
+
+bool invalid(const layout::CallDesc& d) { return (d.status & layout::kDescInvalid) != 0; }
 
 bool finish(Call& k) {
   signal_flag(k.mine->done, k.seq);
@@ -98,7 +134,7 @@ void finish_now(Call& k) {
 bool fetch(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, void* dst, std::size_t len) {
   if (len == 0) return true;
   if (d.addr == 0) {
-    std::memcpy(dst, k.b->stage(r, k.slot) + offset, len);
+    std::memcpy(dst, staged(k, r, d) + offset, len);
     return true;
   }
   if (r == k.me) {
@@ -143,7 +179,8 @@ void contribute(Call& k, const Buf& src) {
   d.status = 0;
   if (bytes <= kStageMax) {
     d.addr = 0;
-    if (bytes > 0) types::pack(*src.type, *src.flat, src.addr, src.count, my_stage(k));
+    std::byte* to = stage_for(k, bytes);
+    if (bytes > 0) types::pack(*src.type, *src.flat, src.addr, src.count, to);
     return;
   }
   if (src.contiguous()) {
@@ -167,7 +204,7 @@ bool receive(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, st
   if (bytes == 0) return true;
   if (dst.contiguous()) return fetch(k, r, d, offset, dst.data(), bytes);
   if (d.addr == 0) {
-    types::unpack_range(*dst.type, *dst.flat, k.b->stage(r, k.slot) + offset, 0, static_cast<MPI_Count>(bytes), dst.addr);
+    types::unpack_range(*dst.type, *dst.flat, staged(k, r, d) + offset, 0, static_cast<MPI_Count>(bytes), dst.addr);
     return true;
   }
   std::byte* s = scratch(k.comm, 1, bytes);

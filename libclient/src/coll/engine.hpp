@@ -59,6 +59,12 @@ layout::CallDesc& desc(const Call& k, int r);
 layout::PieceDesc* my_pieces(Call& k);
 const layout::PieceDesc* pieces(const Call& k, int r);
 std::byte* my_stage(Call& k);
+// Where rank r's staged bytes of this call are: inline in its descriptor, or its slot.
+const std::byte* staged(const Call& k, int r, const layout::CallDesc& d);
+// This rank's staging area for `bytes` of the call: the descriptor's inline bytes when
+// they fit (marks the descriptor), else the slot.
+std::byte* stage_for(Call& k, std::uint64_t bytes);
+bool invalid(const layout::CallDesc& d);
 void post(Call& k);
 // Marks this rank done reading (every other rank may reuse what it read) and, if it
 // exposed its own memory, waits until every member is done. False if aborted.

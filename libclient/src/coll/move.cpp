@@ -36,7 +36,7 @@ int sit_out(Call& k) {
 }
 
 bool peer_ok(Call& k, int r) {
-  if (desc(k, r).status != layout::kDescInvalid) return true;
+  if (!invalid(desc(k, r))) return true;
   if (k.error == MPI_SUCCESS) {
     k.error = MPI_ERR_OTHER;
     k.why = "rank " + std::to_string(r) + " passed invalid arguments to this call";

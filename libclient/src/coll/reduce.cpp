@@ -148,7 +148,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
   if (staged) {
     d.addr = 0;
-    if (in_span > 0) std::memcpy(my_stage(k), in_img, static_cast<std::size_t>(in_span));
+    std::byte* to = stage_for(k, static_cast<std::uint64_t>(in_span));
+    if (in_span > 0) std::memcpy(to, in_img, static_cast<std::size_t>(in_span));
   } else {
     if (in_place) {  // the input is overwritten by results: expose a copy
       std::byte* copy = scratch(c, 0, static_cast<std::size_t>(in_span));
@@ -164,7 +165,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   auto ready = [&](int r) {
     if (!ok) return false;
     if (r != k.me && !wait_posted(k, r)) return ok = false;
-    if (!desc(k, r).status) return true;
+    if (!coll::invalid(desc(k, r))) return true;
     if (k.error == MPI_SUCCESS) {
       k.error = MPI_ERR_OTHER;
       k.why = "rank " + std::to_string(r) + " passed invalid arguments to this call";
@@ -178,9 +179,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
       if (all) {
         const MPI_Count off = g.at(p.res_first);
-        std::memcpy(res_img, k.b->stage(p.hi, k.slot) + off, static_cast<std::size_t>(g.span(p.res_n)));
+        std::memcpy(res_img, coll::staged(k, p.hi, desc(k, p.hi)) + off, static_cast<std::size_t>(g.span(p.res_n)));
         for (int r = p.hi - 1; r >= p.lo; --r)
-          op.apply(k.b->stage(r, k.slot) + off - g.tlb, res_img - g.tlb, p.res_n);
+          op.apply(coll::staged(k, r, desc(k, r)) + off - g.tlb, res_img - g.tlb, p.res_n);
       }
     }
   } else {
