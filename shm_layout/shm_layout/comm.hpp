@@ -87,7 +87,7 @@ static_assert(offsetof(CommRank, calls) == (2 + kCallSlots) * kCacheLine);
 struct PieceDesc {
   std::uint64_t addr;       // exposed address, 0 = staged at stage_off
   std::uint64_t bytes;
-  std::uint64_t stage_off;  // offset in the owner's staging half
+  std::uint64_t stage_off;  // offset in the owner's staging slot
   std::uint64_t reserved;
 };
 static_assert(sizeof(PieceDesc) == 32);
