@@ -131,30 +131,25 @@ void finish_now(Call& k) {
   k.mine->waiting_kind.store(0, std::memory_order_relaxed);
 }
 
-bool fetch(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, void* dst, std::size_t len) {
-  if (len == 0) return true;
-  if (d.addr == 0) {
-    std::memcpy(dst, staged(k, r, d) + offset, len);
-    return true;
-  }
-  if (r == k.me) {
-    std::memcpy(dst, reinterpret_cast<const std::byte*>(d.addr) + offset, len);
-    return true;
-  }
-  return cma(k.b->member(r).pid, false, dst, d.addr + offset, len, k.why);
+Source source(const Call& k, int r, const layout::CallDesc& d) {
+  return d.addr != 0 ? Source{nullptr, d.addr} : Source{staged(k, r, d), 0};
 }
 
-bool fetch_piece(Call& k, int r, const layout::PieceDesc& p, std::uint64_t offset, void* dst, std::size_t len) {
+Source source(const Call& k, int r, const layout::PieceDesc& p) {
+  return p.addr != 0 ? Source{nullptr, p.addr} : Source{k.b->stage(r, k.slot) + p.stage_off, 0};
+}
+
+bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len) {
   if (len == 0) return true;
-  if (p.addr == 0) {
-    std::memcpy(dst, k.b->stage(r, k.slot) + p.stage_off + offset, len);
+  if (src.staged != nullptr) {
+    std::memcpy(dst, src.staged + offset, len);
     return true;
   }
   if (r == k.me) {
-    std::memcpy(dst, reinterpret_cast<const std::byte*>(p.addr) + offset, len);
+    std::memcpy(dst, reinterpret_cast<const std::byte*>(src.addr) + offset, len);
     return true;
   }
-  return cma(k.b->member(r).pid, false, dst, p.addr + offset, len, k.why);
+  return cma(k.b->member(r).pid, false, dst, src.addr + offset, len, k.why);
 }
 
 bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t len) {
@@ -193,7 +188,7 @@ void contribute(Call& k, const Buf& src) {
   k.exposed = true;
 }
 
-bool receive(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, std::uint64_t bytes, const Buf& dst) {
+bool receive(Call& k, int r, const Source& src, std::uint64_t offset, std::uint64_t bytes, const Buf& dst) {
   std::uint64_t room = static_cast<std::uint64_t>(dst.bytes());
   if (bytes > room) {
     k.error = MPI_ERR_TRUNCATE;
@@ -202,14 +197,14 @@ bool receive(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, st
     bytes = room;
   }
   if (bytes == 0) return true;
-  if (dst.contiguous()) return fetch(k, r, d, offset, dst.data(), bytes);
-  if (d.addr == 0) {
-    types::unpack_range(*dst.type, *dst.flat, staged(k, r, d) + offset, 0, static_cast<MPI_Count>(bytes), dst.addr);
-    return true;
+  if (dst.contiguous()) return fetch(k, r, src, offset, dst.data(), bytes);
+  const std::byte* from = src.staged != nullptr ? src.staged + offset : nullptr;
+  if (from == nullptr) {
+    std::byte* s = scratch(k.comm, 1, bytes);
+    if (!fetch(k, r, src, offset, s, bytes)) return false;
+    from = s;
   }
-  std::byte* s = scratch(k.comm, 1, bytes);
-  if (!fetch(k, r, d, offset, s, bytes)) return false;
-  types::unpack_range(*dst.type, *dst.flat, s, 0, static_cast<MPI_Count>(bytes), dst.addr);
+  types::unpack_range(*dst.type, *dst.flat, from, 0, static_cast<MPI_Count>(bytes), dst.addr);
   return true;
 }
 

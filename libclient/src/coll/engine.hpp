@@ -72,10 +72,19 @@ bool finish(Call& k);
 // Marks done without waiting (used when a call ends early on invalid arguments).
 void finish_now(Call& k);
 
-// Copies `len` bytes at `offset` of rank r's contribution (descriptor d: staged in its
-// slot or exposed in its memory) to dst. False (errno in k.why) if the copy failed.
-bool fetch(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, void* dst, std::size_t len);
-bool fetch_piece(Call& k, int r, const layout::PieceDesc& p, std::uint64_t offset, void* dst, std::size_t len);
+// Where rank r's contribution (or one piece of it) is: staged in its slot or descriptor
+// (a pointer into the block), or exposed at `addr` in its own memory.
+struct Source {
+  const std::byte* staged = nullptr;
+  std::uint64_t addr = 0;
+};
+Source source(const Call& k, int r, const layout::CallDesc& d);
+Source source(const Call& k, int r, const layout::PieceDesc& p);
+
+// Copies `len` bytes at `offset` of rank r's source to dst (memcpy, or
+// process_vm_readv for another rank's exposed memory). False (errno in k.why) if the
+// copy failed.
+bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len);
 // Writes len bytes to rank r's exposed address `remote` (process_vm_writev, or memcpy
 // for this rank).
 bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t len);
@@ -87,9 +96,9 @@ std::byte* scratch(CommObj* c, int which, std::size_t bytes);
 // contribution in my_desc: staged when small, otherwise exposed (the user's memory if
 // contiguous, else packed into scratch 0). Call reserve() first.
 void contribute(Call& k, const Buf& src);
-// Receives rank r's contribution (desc d, `bytes` long) into dst, unpacking as needed.
-// Sets k.error to MPI_ERR_TRUNCATE when it is larger than dst (and copies what fits).
-bool receive(Call& k, int r, const layout::CallDesc& d, std::uint64_t offset, std::uint64_t bytes, const Buf& dst);
+// Receives `bytes` at `offset` of rank r's source into dst, unpacking as needed. Sets
+// k.error to MPI_ERR_TRUNCATE when they do not fit in dst (and copies what fits).
+bool receive(Call& k, int r, const Source& src, std::uint64_t offset, std::uint64_t bytes, const Buf& dst);
 // Local copy between two buffers with matching signatures (what fits in dst).
 void local_copy(Call& k, const Buf& src, const Buf& dst);
 

@@ -97,28 +97,6 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
   }
 }
 
-bool receive_piece(Call& k, int r, const layout::PieceDesc& p, const Buf& dst) {
-  std::uint64_t bytes = p.bytes;
-  const auto room = static_cast<std::uint64_t>(dst.bytes());
-  if (bytes > room) {
-    k.error = MPI_ERR_TRUNCATE;
-    k.why = "rank " + std::to_string(r) + " sends " + std::to_string(bytes) + " bytes, the receive buffer holds " +
-            std::to_string(room);
-    bytes = room;
-  }
-  if (bytes == 0) return true;
-  if (dst.contiguous()) return fetch_piece(k, r, p, 0, dst.data(), bytes);
-  if (p.addr == 0) {
-    types::unpack_range(*dst.type, *dst.flat, k.b->stage(r, k.slot) + p.stage_off, 0, static_cast<MPI_Count>(bytes),
-                        dst.addr);
-    return true;
-  }
-  std::byte* s = scratch(k.comm, 1, bytes);
-  if (!fetch_piece(k, r, p, 0, s, bytes)) return false;
-  types::unpack_range(*dst.type, *dst.flat, s, 0, static_cast<MPI_Count>(bytes), dst.addr);
-  return true;
-}
-
 }  // namespace
 
 int barrier(CommObj* c, std::string& why) {
@@ -147,7 +125,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
     post(k);
   } else {
     ok = wait_posted(k, root);
-    if (ok && peer_ok(k, root)) ok = receive(k, root, desc(k, root), 0, desc(k, root).bytes, buf);
+    if (ok && peer_ok(k, root)) ok = receive(k, root, source(k, root, desc(k, root)), 0, desc(k, root).bytes, buf);
   }
   ok = finish(k) && ok;
   return result(k, ok, why);
@@ -165,7 +143,10 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
     if (!recv_in_place) local_copy(k, send[root], recv);
   } else {
     ok = wait_posted(k, root);
-    if (ok && peer_ok(k, root)) ok = receive_piece(k, root, pieces(k, root)[k.me], recv);
+    if (ok && peer_ok(k, root)) {
+      const layout::PieceDesc& p = pieces(k, root)[k.me];
+      ok = receive(k, root, source(k, root, p), 0, p.bytes, recv);
+    }
   }
   ok = finish(k) && ok;
   return result(k, ok, why);
@@ -187,7 +168,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     for (int r = 0; r < k.n && ok; ++r) {
       if (r == root) continue;
       ok = wait_posted(k, r);
-      if (ok && peer_ok(k, r)) ok = receive(k, r, desc(k, r), 0, desc(k, r).bytes, recv[r]);
+      if (ok && peer_ok(k, r)) ok = receive(k, r, source(k, r, desc(k, r)), 0, desc(k, r).bytes, recv[r]);
     }
   }
   ok = finish(k) && ok;
@@ -208,7 +189,7 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
   for (int i = 1; i < k.n && ok; ++i) {
     const int r = (k.me + i) % k.n;  // start at different ranks: spreads the reads
     ok = wait_posted(k, r);
-    if (ok && peer_ok(k, r)) ok = receive(k, r, desc(k, r), 0, desc(k, r).bytes, recv[r]);
+    if (ok && peer_ok(k, r)) ok = receive(k, r, source(k, r, desc(k, r)), 0, desc(k, r).bytes, recv[r]);
   }
   ok = finish(k) && ok;
   return result(k, ok, why);
@@ -227,7 +208,10 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   for (int i = 1; i < k.n && ok; ++i) {
     const int r = (k.me + i) % k.n;
     ok = wait_posted(k, r);
-    if (ok && peer_ok(k, r)) ok = receive_piece(k, r, pieces(k, r)[k.me], recv[r]);
+    if (ok && peer_ok(k, r)) {
+      const layout::PieceDesc& p = pieces(k, r)[k.me];
+      ok = receive(k, r, source(k, r, p), 0, p.bytes, recv[r]);
+    }
   }
   ok = finish(k) && ok;
   return result(k, ok, why);

@@ -215,12 +215,12 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       // reduce_scatter, the reduce root, allreduce); else into acc_buf.
       const bool own_result = res_img != nullptr;
       std::byte* acc = !sliced ? res_img + g.at(a) : own_result ? res_img + off : acc_buf;
-      ok = fetch(k, hi, desc(k, hi), static_cast<std::uint64_t>(off), acc, len);
+      ok = fetch(k, hi, source(k, hi, desc(k, hi)), static_cast<std::uint64_t>(off), acc, len);
       for (int r = hi - 1; ok && r >= lo; --r) {
         // Our own input is folded where it lies; the others' are read into tmp first.
         const std::byte* in = in_img + off;
         if (r != k.me) {
-          ok = fetch(k, r, desc(k, r), static_cast<std::uint64_t>(off), tmp, len);
+          ok = fetch(k, r, source(k, r, desc(k, r)), static_cast<std::uint64_t>(off), tmp, len);
           in = tmp;
         }
         if (ok) op.apply(in - g.tlb, acc - g.tlb, m);
