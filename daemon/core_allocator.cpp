@@ -46,6 +46,11 @@ std::vector<Placement> CoreAllocator::assign(std::uint32_t nranks, bool bind) {
     ++it->load;
     p = {it->pu, it->numa_node};
   }
+  // Consecutive ranks on one NUMA node (cores were taken in hwloc order, so ranks of a
+  // node were interleaved only when the job has more ranks than free cores): each
+  // node's ranks form one run, which the NUMA-aware reductions need to keep the rank
+  // order of MPI-4.1 6.9.5 (libclient/src/coll/numa.hpp). One node: unchanged.
+  std::stable_sort(out.begin(), out.end(), [](const Placement& a, const Placement& b) { return a.numa_node < b.numa_node; });
   return out;
 }
 

@@ -23,7 +23,8 @@ class CoreAllocator {
   const std::string& note() const { return note_; }
 
   // Least-loaded cores first (ties: lowest index), so a second job lands on the cores
-  // the first left free. With more ranks than cores the load spreads evenly.
+  // the first left free. With more ranks than cores the load spreads evenly. Ranks on
+  // one NUMA node are consecutive.
   std::vector<Placement> assign(std::uint32_t nranks, bool bind);
   void release(const std::vector<Placement>& placements);
   // Ranks currently pinned per core, in core order (for logs and tests).

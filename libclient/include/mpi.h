@@ -1319,6 +1319,10 @@ int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value
     *flag);
 int PMPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int
     *flag);
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int PMPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+int PMPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
 int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 int PMPI_Info_get_nkeys(MPI_Info info, int *nkeys);
 int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);

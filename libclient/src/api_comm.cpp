@@ -276,8 +276,17 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info) {
   CommObj* c = initialized_comm_arg(comm, "MPI_Comm_get_info", rc);
   if (c == nullptr) return rc;
   if (info == nullptr) return raise(c, MPI_ERR_ARG, "MPI_Comm_get_info: info is NULL");
-  // The hints in use: none (a new, empty info object the caller frees).
-  return PMPI_Info_create(info);
+  // A new info object the caller frees. No standard hints are in use; shmpi reports its
+  // NUMA-aware collective path: "shmpi_numa_leaders" = the comm ranks leading each NUMA
+  // node (coll/numa_groups.hpp), present only when the communicator spans several.
+  rc = PMPI_Info_create(info);
+  if (rc != MPI_SUCCESS) return rc;
+  if (const coll::NumaGroups& ng = coll::numa_groups(c); ng.active) {
+    std::string leaders;
+    for (int l : ng.leader) leaders += (leaders.empty() ? "" : ",") + std::to_string(l);
+    rc = PMPI_Info_set(*info, "shmpi_numa_leaders", leaders.c_str());
+  }
+  return rc;
 }
 
 }  // extern "C"

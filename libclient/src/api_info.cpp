@@ -139,6 +139,44 @@ extern "C" int PMPI_Info_get_string(MPI_Info info, const char* key, int* buflen,
 }
 SHMPI_PMPI_ALIAS(int, MPI_Info_get_string, (MPI_Info, const char*, int*, char*, int*))
 
+// MPI-3.1 9.4 (deprecated in MPI-4.0, kept for source compatibility): `value` holds
+// valuelen characters plus the terminating null; longer values are truncated.
+extern "C" int PMPI_Info_get(MPI_Info info, const char* key, int valuelen, char* value, int* flag) {
+  const char* call = "MPI_Info_get";
+  int rc = MPI_SUCCESS;
+  InfoObj* i = info_arg(info, call, rc);
+  if (i == nullptr) return rc;
+  if ((rc = check_key(call, key)) != MPI_SUCCESS) return rc;
+  if (flag == nullptr) return null_arg(call, "flag");
+  if (valuelen < 0) {
+    return raise(nullptr, MPI_ERR_ARG, std::string(call) + ": valuelen = " + std::to_string(valuelen) + " is negative");
+  }
+  if (value == nullptr) return null_arg(call, "value");
+  const auto* e = find_entry(*i, key);
+  *flag = e != nullptr ? 1 : 0;
+  if (e == nullptr) return MPI_SUCCESS;
+  const std::size_t n = std::min(e->second.size(), static_cast<std::size_t>(valuelen));
+  std::memcpy(value, e->second.data(), n);
+  value[n] = '\0';
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(int, MPI_Info_get, (MPI_Info, const char*, int, char*, int*))
+
+extern "C" int PMPI_Info_get_valuelen(MPI_Info info, const char* key, int* valuelen, int* flag) {
+  const char* call = "MPI_Info_get_valuelen";
+  int rc = MPI_SUCCESS;
+  InfoObj* i = info_arg(info, call, rc);
+  if (i == nullptr) return rc;
+  if ((rc = check_key(call, key)) != MPI_SUCCESS) return rc;
+  if (valuelen == nullptr) return null_arg(call, "valuelen");
+  if (flag == nullptr) return null_arg(call, "flag");
+  const auto* e = find_entry(*i, key);
+  *flag = e != nullptr ? 1 : 0;
+  if (e != nullptr) *valuelen = static_cast<int>(e->second.size());
+  return MPI_SUCCESS;
+}
+SHMPI_PMPI_ALIAS(int, MPI_Info_get_valuelen, (MPI_Info, const char*, int*, int*))
+
 extern "C" int PMPI_Info_get_nkeys(MPI_Info info, int* nkeys) {
   int rc = MPI_SUCCESS;
   InfoObj* i = info_arg(info, "MPI_Info_get_nkeys", rc);

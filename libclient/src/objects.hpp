@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "coll/numa_groups.hpp"
+
 namespace shmpi::client {
 
 struct ErrhandlerObj {
@@ -46,7 +48,8 @@ struct CommObj {
   std::uint32_t seq = 0;             // collective calls made on this communicator
   std::vector<std::uint32_t> seen_done;  // lower bounds of the members' `done` (coll/engine.cpp)
   std::uint32_t create_group_calls = 0;  // MPI_Comm_create_group calls with this parent
-  std::vector<std::byte> scratch[3];  // reusable collective buffers (coll/engine.hpp)
+  std::vector<std::byte> scratch[4];  // reusable collective buffers (coll/engine.hpp)
+  coll::NumaGroups numa;              // members by NUMA node (coll/numa_groups.hpp)
   bool predefined = false;
 };
 

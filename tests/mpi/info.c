@@ -235,6 +235,33 @@ static void get_string(void) {
 #endif
 }
 
+/* MPI_Info_get and MPI_Info_get_valuelen (MPI-3.1 9.4; deprecated, not removed, in
+ * MPI-4): valuelen excludes the null, a longer value is cut to valuelen characters. */
+static void get_valuelen(void) {
+  MPI_Info info;
+  char value[32];
+  int len = -1, flag = -1;
+  CHECK_MPI(MPI_Info_create(&info));
+  CHECK_MPI(MPI_Info_set(info, "key", "hello world"));
+  CHECK_MPI(MPI_Info_get_valuelen(info, "key", &len, &flag));
+  CHECK(flag == 1 && len == 11, "get_valuelen: flag %d, len %d", flag, len);
+  flag = -1;
+  CHECK_MPI(MPI_Info_get_valuelen(info, "nokey", &len, &flag));
+  CHECK(flag == 0, "get_valuelen of a missing key: flag %d", flag);
+  for (int cap = 0; cap <= 12; ++cap) {
+    memset(value, 'x', sizeof value);
+    CHECK_MPI(MPI_Info_get(info, "key", cap, value, &flag));
+    const int kept = cap < 11 ? cap : 11;
+    CHECK(flag == 1 && strncmp(value, "hello world", (size_t)kept) == 0 && value[kept] == '\0',
+          "MPI_Info_get valuelen %d: flag %d, value \"%.12s\"", cap, flag, value);
+    CHECK(value[kept + 1] == 'x', "MPI_Info_get valuelen %d wrote beyond the null", cap);
+  }
+  memset(value, 'x', sizeof value);
+  CHECK_MPI(MPI_Info_get(info, "nokey", (int)sizeof value - 1, value, &flag));
+  CHECK(flag == 0 && value[0] == 'x', "MPI_Info_get of a missing key: flag %d", flag);
+  free_info(&info);
+}
+
 static void lengths(void) {
   MPI_Info info;
   static char key[MPI_MAX_INFO_KEY + 2], value[MPI_MAX_INFO_VAL + 2];
@@ -470,6 +497,7 @@ int main(int argc, char** argv) {
   basics();
   get_string();
   lengths();
+  get_valuelen();
   errors();
   environment(argc, argv);
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));

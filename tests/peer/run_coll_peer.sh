@@ -12,7 +12,7 @@ command -v "mpicc.$peer" > /dev/null && command -v "mpirun.$peer" > /dev/null ||
 work=$(mktemp -d /tmp/shmpi-coll-peer.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL ($peer): $*" >&2; exit 1; }
-progs=(coll_basic coll_reduce coll_determinism coll_comms coll_errors)
+progs=(coll_basic coll_reduce coll_determinism coll_comms coll_errors coll_numa)
 for p in "${progs[@]}"; do
   "mpicc.$peer" -std=gnu11 -Wall -Wextra -Werror -O2 -o "$work/$p" "$src/$p.c" -lm || fail "$p does not build"
 done
@@ -37,6 +37,8 @@ else
   export COLL_BASIC_ALLGATHERV_SELF_DISPLS_IGNORED=1
   export COLL_REDUCE_UNSIGNED_MAXMIN_SIGNED=1 COLL_REDUCE_RSB_RESIZED_OVERFLOW=1
   export COLL_ERRORS_REDUCTION_COUNT_UNCHECKED=1 COLL_ERRORS_TRUNCATE_AS_OTHER=1 COLL_ERRORS_TRUNCATE_LARGE_HANGS=1
+  # MPI_Reduce with MPI_IN_PLACE at a root other than 0 segfaults from 1000 ints on.
+  export COLL_NUMA_REDUCE_INPLACE_ROOT_CRASHES=1
 fi
 now_ms() { date +%s%3N; }
 # MPICH busy-polls: at 8 ranks on 2 cores every synchronization costs a time slice, so

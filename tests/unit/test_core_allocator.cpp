@@ -61,3 +61,11 @@ TEST_CASE("unbound jobs take no cores") {
   for (const auto& x : p) CHECK(x.core == -1);
   CHECK(cores.load() == std::vector<std::uint32_t>{0, 0});
 }
+
+TEST_CASE("ranks of one NUMA node are consecutive, also with more ranks than cores") {
+  SyntheticTopology topo("numa:2 core:2 pu:1");
+  CoreAllocator cores;
+  const auto p = cores.assign(8, true);  // two ranks per core
+  for (std::size_t r = 0; r < p.size(); ++r) CHECK(p[r].numa_node == (r < 4 ? 0 : 1));
+  CHECK(cores.load() == std::vector<std::uint32_t>{2, 2, 2, 2});
+}

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "runtime.hpp"
 #include "types/pack.hpp"
 #include "wait.hpp"
 
@@ -129,6 +130,49 @@ bool finish(Call& k) {
 void finish_now(Call& k) {
   signal_flag(k.mine->done, k.seq);
   k.mine->waiting_kind.store(0, std::memory_order_relaxed);
+}
+
+int aborted(std::string& why) {
+  why = "job aborted: " + abort_reason();
+  return MPI_ERR_PROC_ABORTED;
+}
+
+void post_invalid(Call& k, int culprit) {
+  layout::CallDesc& d = my_desc(k);
+  d.status = layout::kDescInvalid;
+  d.addr = d.bytes = d.addr2 = 0;
+  d.bytes2 = static_cast<std::uint64_t>(culprit) + 1;
+  layout::PieceDesc* p = my_pieces(k);
+  for (int j = 0; j < k.n; ++j) p[j] = layout::PieceDesc{};
+  post(k);
+}
+
+int sit_out(Call& k) {
+  if (!reserve(k)) return MPI_ERR_PROC_ABORTED;
+  post_invalid(k, k.me);
+  finish_now(k);
+  return MPI_SUCCESS;
+}
+
+bool peer_ok(Call& k, int r) {
+  const layout::CallDesc& d = desc(k, r);
+  if (!invalid(d)) return true;
+  if (k.error == MPI_SUCCESS) {
+    const auto culprit = d.bytes2 > 0 && d.bytes2 <= static_cast<std::uint64_t>(k.n) ? static_cast<int>(d.bytes2 - 1) : r;
+    k.error = MPI_ERR_OTHER;
+    k.why = "rank " + std::to_string(culprit) + " passed invalid arguments to this call";
+  }
+  return false;
+}
+
+int result(Call& k, bool ok, std::string& why) {
+  if (!ok) {
+    if (job_aborted()) return aborted(why);
+    why = k.why;
+    return k.error != MPI_SUCCESS ? k.error : MPI_ERR_OTHER;
+  }
+  why = k.why;
+  return k.error;
 }
 
 Source source(const Call& k, int r, const layout::CallDesc& d) {

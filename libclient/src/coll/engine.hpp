@@ -72,6 +72,20 @@ bool finish(Call& k);
 // Marks done without waiting (used when a call ends early on invalid arguments).
 void finish_now(Call& k);
 
+// MPI_ERR_PROC_ABORTED with the job's abort reason in `why`.
+int aborted(std::string& why);
+// Posts this rank's descriptor as invalid: `culprit` is the rank whose arguments were
+// invalid (this rank, or the rank a NUMA leader could not forward data from).
+void post_invalid(Call& k, int culprit);
+// A rank that passed invalid arguments takes part without data (collectives.hpp):
+// reserve, post an invalid descriptor, done. MPI_SUCCESS, or MPI_ERR_PROC_ABORTED.
+int sit_out(Call& k);
+// True if rank r's descriptor of the call is valid; else records MPI_ERR_OTHER naming
+// the rank that passed invalid arguments.
+bool peer_ok(Call& k, int r);
+// The call's MPI error class: `ok` false without a class is an abort or a copy failure.
+int result(Call& k, bool ok, std::string& why);
+
 // Where rank r's contribution (or one piece of it) is: staged in its slot or descriptor
 // (a pointer into the block), or exposed at `addr` in its own memory.
 struct Source {

@@ -7,6 +7,7 @@
 
 #include "barrier.hpp"
 #include "coll/collectives.hpp"
+#include "coll/numa.hpp"
 #include "errors.hpp"
 #include "runtime.hpp"
 #include "types/pack.hpp"
@@ -15,44 +16,6 @@
 namespace shmpi::client::coll {
 
 namespace {
-
-int aborted(std::string& why) {
-  why = "job aborted: " + abort_reason();
-  return MPI_ERR_PROC_ABORTED;
-}
-
-// A rank that passed invalid arguments: takes part without data (see collectives.hpp).
-int sit_out(Call& k) {
-  if (!reserve(k)) return MPI_ERR_PROC_ABORTED;
-  layout::CallDesc& d = my_desc(k);
-  d.status = layout::kDescInvalid;
-  d.addr = 0;
-  d.bytes = 0;
-  layout::PieceDesc* p = my_pieces(k);
-  for (int j = 0; j < k.n; ++j) p[j] = layout::PieceDesc{};
-  post(k);
-  finish_now(k);
-  return MPI_SUCCESS;
-}
-
-bool peer_ok(Call& k, int r) {
-  if (!invalid(desc(k, r))) return true;
-  if (k.error == MPI_SUCCESS) {
-    k.error = MPI_ERR_OTHER;
-    k.why = "rank " + std::to_string(r) + " passed invalid arguments to this call";
-  }
-  return false;
-}
-
-int result(Call& k, bool ok, std::string& why) {
-  if (!ok) {
-    if (job_aborted()) return aborted(why);
-    why = k.why;
-    return MPI_ERR_OTHER;
-  }
-  why = k.why;
-  return k.error;
-}
 
 // The pieces this rank sends, one per destination (skip: a destination whose piece
 // does not travel, e.g. our own). Staged while the slot has room and the piece is
@@ -106,6 +69,7 @@ int barrier(CommObj* c, std::string& why) {
     if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) return aborted(why);
     return MPI_SUCCESS;
   }
+  if (const NumaGroups& ng = numa_groups(c); ng.active) return numa_barrier(c, ng, why);
   Call k = begin(c, layout::CollKind::barrier);
   post(k);
   for (int r = 0; r < k.n; ++r) {
@@ -116,6 +80,7 @@ int barrier(CommObj* c, std::string& why) {
 }
 
 int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) {
+  if (const NumaGroups& ng = numa_groups(c); ng.active) return numa_bcast(c, ng, buf, root, invalid, why);
   Call k = begin(c, layout::CollKind::bcast);
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;

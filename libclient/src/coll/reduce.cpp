@@ -16,6 +16,8 @@
 #include <cstring>
 
 #include "coll/collectives.hpp"
+#include "coll/image.hpp"
+#include "coll/numa.hpp"
 #include "errors.hpp"
 #include "runtime.hpp"
 #include "types/pack.hpp"
@@ -31,28 +33,6 @@ void Reducer::apply(const void* in, void* inout, MPI_Count count) const {
   call_user_op(*op, in, inout, count, handle, type->extent());
 }
 
-namespace {
-
-// Bytes per chunk of the large path: accumulator + incoming chunk stay in L2 (1 MiB on
-// the EPYC VMs), and each process_vm_readv/writev moves 256 KiB.
-constexpr MPI_Count kChunkBytes = MPI_Count{256} << 10;
-
-struct Geometry {
-  MPI_Count ext, tlb, text;
-  MPI_Count span(MPI_Count n) const { return n > 0 ? (n - 1) * ext + text : 0; }
-  MPI_Count at(MPI_Count e) const { return e * ext; }  // image offset of element e
-};
-
-int aborted(std::string& why) {
-  why = "job aborted: " + abort_reason();
-  return MPI_ERR_PROC_ABORTED;
-}
-
-// A result image can be folded in the user's buffer when the type has no holes to keep.
-bool writable(const types::Datatype& t) { return t.predefined || (t.contiguous() && t.size == t.extent()); }
-
-// Copies the type map of `n` elements from an image to the user's buffer `buf` (the
-// holes of a derived type in `buf` stay untouched).
 void image_to_buffer(CommObj* c, const Reducer& op, const std::byte* img, std::byte* buf, MPI_Count n) {
   if (n == 0) return;
   const types::Datatype& t = *op.type;
@@ -61,6 +41,28 @@ void image_to_buffer(CommObj* c, const Reducer& op, const std::byte* img, std::b
   types::pack(t, f, img - t.true_lb, n, packed);
   types::unpack(t, f, packed, n, buf);
 }
+
+void contribute_image(Call& k, const std::byte* img, MPI_Count span, bool unstable) {
+  layout::CallDesc& d = my_desc(k);
+  const auto bytes = static_cast<std::uint64_t>(span);
+  d.status = 0;
+  d.bytes = bytes;
+  if (bytes <= kStageMax) {
+    d.addr = 0;
+    std::byte* to = stage_for(k, bytes);
+    if (bytes > 0) std::memcpy(to, img, bytes);
+    return;
+  }
+  if (unstable) {
+    std::byte* copy = scratch(k.comm, 0, bytes);
+    std::memcpy(copy, img, bytes);
+    img = copy;
+  }
+  d.addr = reinterpret_cast<std::uint64_t>(img);
+  k.exposed = true;
+}
+
+namespace {
 
 struct Plan {
   ReduceKind kind;
@@ -119,18 +121,20 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
                               : kind == ReduceKind::reduce_scatter ? layout::CollKind::reduce_scatter
                               : kind == ReduceKind::scan           ? layout::CollKind::scan
                                                                    : layout::CollKind::exscan;
+  if (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) {
+    const NumaGroups& ng = numa_groups(c);
+    if (ng.active && ng.contiguous) return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
+  }
   Call k = begin(c, ck);
   if (!reserve(k)) return aborted(why);
   layout::CallDesc& d = my_desc(k);
   if (invalid) {
-    d.status = layout::kDescInvalid;
-    d.addr = d.bytes = d.addr2 = 0;
-    post(k);
+    post_invalid(k, k.me);
     finish_now(k);
     return MPI_SUCCESS;
   }
   const types::Datatype& t = *op.type;
-  const Geometry g{t.extent(), t.true_lb, t.true_extent()};
+  const Geometry g = geometry(t);
   const Plan p = plan(kind, k.me, k.n, count, counts, root);
   const MPI_Count in_span = g.span(p.total);
   const auto* in_img = static_cast<const std::byte*>(in_place ? recv : send) + g.tlb;
@@ -143,34 +147,17 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   }
   const bool staged = static_cast<std::uint64_t>(in_span) <= kStageMax;
 
-  d.status = 0;
-  d.bytes = static_cast<std::uint64_t>(in_span);
+  // In place, the input is overwritten by results while others may read it.
+  contribute_image(k, in_img, in_span, in_place);
+  if (!staged) in_img = reinterpret_cast<const std::byte*>(d.addr);
   d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
-  if (staged) {
-    d.addr = 0;
-    std::byte* to = stage_for(k, static_cast<std::uint64_t>(in_span));
-    if (in_span > 0) std::memcpy(to, in_img, static_cast<std::size_t>(in_span));
-  } else {
-    if (in_place) {  // the input is overwritten by results: expose a copy
-      std::byte* copy = scratch(c, 0, static_cast<std::size_t>(in_span));
-      std::memcpy(copy, in_img, static_cast<std::size_t>(in_span));
-      in_img = copy;
-    }
-    d.addr = reinterpret_cast<std::uint64_t>(in_img);
-    k.exposed = true;
-  }
   post(k);
 
   bool ok = true;
   auto ready = [&](int r) {
     if (!ok) return false;
     if (r != k.me && !wait_posted(k, r)) return ok = false;
-    if (!coll::invalid(desc(k, r))) return true;
-    if (k.error == MPI_SUCCESS) {
-      k.error = MPI_ERR_OTHER;
-      k.why = "rank " + std::to_string(r) + " passed invalid arguments to this call";
-    }
-    return false;
+    return peer_ok(k, r);
   };
 
   if (staged) {
