@@ -130,6 +130,38 @@ int main(int argc, char** argv) {
     CHECK(d[0][0] == 8 && d[0][1] == 5, "MAXLOC tie takes index 5, got %d", d[0][1]);
     CHECK(d[1][0] == 9 && d[1][1] == 1, "MAXLOC larger value");
   }
+  { /* MPI_DOUBLE_INT's type map ends after the int (12 of the C struct's 16 bytes): the
+     * bytes past it are not the op's to read or write. Elements laid out by hand in
+     * byte arrays with different fillers there: the fillers of the inout stay. */
+    unsigned char in[2 * 16], io[2 * 16];
+    memset(in, 0xAA, sizeof in);
+    memset(io, 0x55, sizeof io);
+    const double iv[2] = {1.0, 2.0}, ov[2] = {3.0, 0.5};
+    const int ii[2] = {10, 11}, oi[2] = {20, 21};
+    for (int k = 0; k < 2; ++k) {
+      memcpy(in + 16 * k, &iv[k], 8), memcpy(in + 16 * k + 8, &ii[k], 4);
+      memcpy(io + 16 * k, &ov[k], 8), memcpy(io + 16 * k + 8, &oi[k], 4);
+    }
+    CHECK_MPI(MPI_Reduce_local(in, io, 2, MPI_DOUBLE_INT, MPI_MINLOC));
+    double v0, v1;
+    int i0, i1;
+    memcpy(&v0, io, 8), memcpy(&i0, io + 8, 4), memcpy(&v1, io + 16, 8), memcpy(&i1, io + 24, 4);
+    CHECK(v0 == 1.0 && i0 == 10 && v1 == 0.5 && i1 == 21, "MINLOC by hand: (%g, %d) (%g, %d)", v0, i0, v1, i1);
+    for (int k = 0; k < 2; ++k)
+      for (int b = 12; b < 16; ++b)
+        CHECK(io[16 * k + b] == 0x55, "MINLOC wrote byte %d of element %d, past MPI_DOUBLE_INT's type map", b, k);
+    /* One element in buffers of exactly its 12 bytes (an overread shows under ASan). */
+    unsigned char* a1 = malloc(12);
+    unsigned char* b1 = malloc(12);
+    CHECK(a1 != NULL && b1 != NULL, "malloc");
+    memcpy(a1, &iv[1], 8), memcpy(a1 + 8, &ii[1], 4);
+    memcpy(b1, &ov[0], 8), memcpy(b1 + 8, &oi[0], 4);
+    CHECK_MPI(MPI_Reduce_local(a1, b1, 1, MPI_DOUBLE_INT, MPI_MAXLOC));
+    memcpy(&v0, b1, 8), memcpy(&i0, b1 + 8, 4);
+    CHECK(v0 == 3.0 && i0 == 20, "MAXLOC in 12-byte buffers: (%g, %d)", v0, i0);
+    free(a1);
+    free(b1);
+  }
   { /* non-commutative user op on a derived type: inout = in * inout */
     MPI_Datatype mat;
     CHECK_MPI(MPI_Type_contiguous(4, MPI_DOUBLE, &mat));

@@ -99,8 +99,32 @@ __attribute__((noinline, target("prefer-vector-width=256"))) void reduce_ymm(con
 
 // The loop every kernel is: inout[i] = Op(in[i], inout[i]). The buffers do not overlap
 // (op_kinds.hpp), which restrict/ivdep tell the vectorizer.
+template <class T>
+inline constexpr bool kPair = false;
+template <class V, class I>
+inline constexpr bool kPair<ValueIndex<V, I>> = true;
+
+// Pair elements are read and written field by field: a struct's tail padding is outside
+// the type map (MPI_DOUBLE_INT: 12 of its 16 bytes), so a buffer or image may end right
+// after the last index, and bytes of the padding must not be written either.
+template <class Op, class P>
+void reduce_pairs(const P* a, P* b, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    P x, y;
+    x.value = a[i].value, x.index = a[i].index;
+    y.value = b[i].value, y.index = b[i].index;
+    const P r = Op::apply(x, y);
+    b[i].value = r.value;
+    b[i].index = r.index;
+  }
+}
+
 template <class Op, class T>
 void reduce(const void* in, void* inout, std::size_t count) {
+  if constexpr (kPair<T>) {
+    reduce_pairs<Op, T>(static_cast<const T*>(in), static_cast<T*>(inout), count);
+    return;
+  }
 #if defined(SHMPI_OPS_ISA_AVX512)
   if (count >= kWideLimitBytes / sizeof(T)) {
     reduce_ymm<Op, T>(static_cast<const T*>(in), static_cast<T*>(inout), count);
