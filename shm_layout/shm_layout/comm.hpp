@@ -29,7 +29,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 4;
+inline constexpr std::uint32_t kCommLayoutVersion = 5;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -61,6 +61,9 @@ static_assert(offsetof(CallDesc, seq) == 20 && offsetof(CallDesc, addr2) == 24 &
 
 inline constexpr std::uint32_t kDescInvalid = 1;  // this rank's arguments were invalid
 inline constexpr std::uint32_t kDescInline = 2;   // the staged bytes are in value[]
+// The contribution is already in the reader's buffer: written there with
+// process_vm_writev at the address the reader offered in its piece table (gather).
+inline constexpr std::uint32_t kDescWritten = 4;
 inline constexpr std::uint64_t kInlineBytes = sizeof(CallDesc::value);
 
 // What a rank is doing, for shmpi-dump (CommRank::waiting_kind).

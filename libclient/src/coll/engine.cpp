@@ -232,6 +232,11 @@ void contribute(Call& k, const Buf& src) {
   k.exposed = true;
 }
 
+bool receive_from(Call& k, int r, const Buf& dst) {
+  const layout::CallDesc& d = desc(k, r);
+  return receive(k, r, source(k, r, d), 0, d.bytes, dst);
+}
+
 bool receive(Call& k, int r, const Source& src, std::uint64_t offset, std::uint64_t bytes, const Buf& dst) {
   std::uint64_t room = static_cast<std::uint64_t>(dst.bytes());
   if (bytes > room) {

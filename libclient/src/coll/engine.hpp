@@ -113,6 +113,8 @@ void contribute(Call& k, const Buf& src);
 // Receives `bytes` at `offset` of rank r's source into dst, unpacking as needed. Sets
 // k.error to MPI_ERR_TRUNCATE when they do not fit in dst (and copies what fits).
 bool receive(Call& k, int r, const Source& src, std::uint64_t offset, std::uint64_t bytes, const Buf& dst);
+// Receives rank r's contribution (contribute()) of the call into dst.
+bool receive_from(Call& k, int r, const Buf& dst);
 // Local copy between two buffers with matching signatures (what fits in dst).
 void local_copy(Call& k, const Buf& src, const Buf& dst);
 

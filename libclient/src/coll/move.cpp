@@ -83,14 +83,50 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   if (const NumaGroups& ng = numa_groups(c); ng.active) return numa_bcast(c, ng, buf, root, invalid, why);
   Call k = begin(c, layout::CollKind::bcast);
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
+  if (!reserve(k)) return aborted(why);
+  // A large message is exposed by the root and split: each rank reads the first
+  // (n-1)/n of it, and the root, which has nothing else to do, writes the last 1/n into
+  // every rank that offered its (contiguous) buffer in its descriptor. Both halves
+  // copy in parallel; the root says it is done writing with its `done` flag.
+  const auto room = static_cast<std::uint64_t>(buf.bytes());
+  auto tail_at = [&](std::uint64_t bytes) { return bytes - bytes / static_cast<std::uint64_t>(k.n) / 64 * 64; };
+  auto takes_tail = [&](const layout::CallDesc& rd, const layout::CallDesc& reader) {
+    return rd.addr != 0 && reader.addr2 != 0 && rd.bytes <= reader.bytes2 && tail_at(rd.bytes) < rd.bytes;
+  };
   bool ok = true;
+  layout::CallDesc& d = my_desc(k);
   if (k.me == root) {
-    if (!reserve(k)) return aborted(why);
     contribute(k, buf);
     post(k);
+    if (d.addr != 0) {
+      const std::uint64_t tail = tail_at(d.bytes);
+      for (int r = 0; r < k.n && ok; ++r) {
+        if (r == root) continue;
+        if (!wait_posted(k, r)) return aborted(why);
+        if (!takes_tail(d, desc(k, r))) continue;
+        ok = store_to(k, r, desc(k, r).addr2 + tail, reinterpret_cast<const std::byte*>(d.addr) + tail, d.bytes - tail);
+      }
+      d.value[1] = ok ? 0 : 1;  // published by `done` (finish)
+    }
   } else {
+    d.status = 0;
+    d.addr = d.bytes = 0;
+    d.addr2 = buf.contiguous() && room > kStageMax ? reinterpret_cast<std::uint64_t>(buf.data()) : 0;
+    d.bytes2 = room;
+    post(k);
     ok = wait_posted(k, root);
-    if (ok && peer_ok(k, root)) ok = receive(k, root, source(k, root, desc(k, root)), 0, desc(k, root).bytes, buf);
+    if (ok && peer_ok(k, root)) {
+      const layout::CallDesc& rd = desc(k, root);
+      if (takes_tail(rd, d)) {
+        ok = fetch(k, root, source(k, root, rd), 0, buf.data(), tail_at(rd.bytes)) && wait_done(k, root, k.seq);
+        if (ok && rd.value[1] != 0) {
+          ok = false;
+          k.why = "rank " + std::to_string(root) + " could not write its part of the message";
+        }
+      } else {
+        ok = receive_from(k, root, buf);
+      }
+    }
   }
   ok = finish(k) && ok;
   return result(k, ok, why);
@@ -121,19 +157,55 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
   Call k = begin(c, layout::CollKind::gather);
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;
+  if (!reserve(k)) return aborted(why);
   if (k.me != root) {
-    if (!reserve(k)) return aborted(why);
-    contribute(k, send);
+    // A large contribution goes straight into the root's buffer when the root offers
+    // its address (process_vm_writev, while the root copies its own block): one copy,
+    // and the root's copies of different blocks run in parallel on the senders.
+    const auto bytes = static_cast<std::uint64_t>(send.bytes());
+    const layout::PieceDesc* offer = nullptr;
+    if (bytes > kStageMax) {
+      if (!wait_posted(k, root)) return aborted(why);
+      const layout::PieceDesc& p = pieces(k, root)[k.me];
+      if (!coll::invalid(desc(k, root)) && p.addr != 0 && bytes <= p.bytes) offer = &p;
+    }
+    if (offer != nullptr) {
+      const std::byte* from = send.data();
+      if (!send.contiguous()) {
+        std::byte* s = scratch(c, 0, bytes);
+        types::pack(*send.type, *send.flat, send.addr, send.count, s);
+        from = s;
+      }
+      layout::CallDesc& d = my_desc(k);
+      d.addr = 0;
+      d.bytes = bytes;
+      d.status = store_to(k, root, offer->addr, from, bytes) ? layout::kDescWritten : layout::kDescInvalid;
+      if (d.status == layout::kDescInvalid) {
+        d.bytes2 = static_cast<std::uint64_t>(k.me) + 1;
+        ok = false;
+      }
+    } else {
+      contribute(k, send);
+    }
     post(k);
   } else {
-    if (!reserve(k)) return aborted(why);
-    my_desc(k).status = 0;
+    // Offer the address of every large contiguous receive block.
+    layout::CallDesc& d = my_desc(k);
+    d.status = 0;
+    layout::PieceDesc* t = my_pieces(k);
+    for (int r = 0; r < k.n; ++r) {
+      const Buf& b = recv[r];
+      const bool offered = r != root && b.contiguous() && static_cast<std::uint64_t>(b.bytes()) > kStageMax;
+      t[r] = layout::PieceDesc{offered ? reinterpret_cast<std::uint64_t>(b.data()) : 0,
+                               offered ? static_cast<std::uint64_t>(b.bytes()) : 0, 0, 0};
+    }
     post(k);
     if (!send_in_place) local_copy(k, send, recv[root]);
     for (int r = 0; r < k.n && ok; ++r) {
       if (r == root) continue;
       ok = wait_posted(k, r);
-      if (ok && peer_ok(k, r)) ok = receive(k, r, source(k, r, desc(k, r)), 0, desc(k, r).bytes, recv[r]);
+      if (!ok || !peer_ok(k, r)) continue;
+      if ((desc(k, r).status & layout::kDescWritten) == 0) ok = receive_from(k, r, recv[r]);
     }
   }
   ok = finish(k) && ok;
@@ -154,7 +226,7 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
   for (int i = 1; i < k.n && ok; ++i) {
     const int r = (k.me + i) % k.n;  // start at different ranks: spreads the reads
     ok = wait_posted(k, r);
-    if (ok && peer_ok(k, r)) ok = receive(k, r, source(k, r, desc(k, r)), 0, desc(k, r).bytes, recv[r]);
+    if (ok && peer_ok(k, r)) ok = receive_from(k, r, recv[r]);
   }
   ok = finish(k) && ok;
   return result(k, ok, why);

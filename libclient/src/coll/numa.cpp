@@ -83,7 +83,7 @@ int numa_bcast(CommObj* c, const NumaGroups& ng, const Buf& buf, int root, bool 
     post(a);
   } else if (roots_node || me == head) {
     ok = wait_posted(a, root);
-    if (ok && peer_ok(a, root)) ok = receive(a, root, source(a, root, desc(a, root)), 0, desc(a, root).bytes, buf);
+    if (ok && peer_ok(a, root)) ok = receive_from(a, root, buf);
   }
   ok = finish(a) && ok;
   if (!ok && job_aborted()) return aborted(why);
