@@ -83,11 +83,11 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   if (const NumaGroups& ng = numa_groups(c); ng.active) return numa_bcast(c, ng, buf, root, invalid, why);
   Call k = begin(c, layout::CollKind::bcast);
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
-  if (!reserve(k)) return aborted(why);
   // A large message is exposed by the root and split: each rank reads the first
   // (n-1)/n of it, and the root, which has nothing else to do, writes the last 1/n into
   // every rank that offered its (contiguous) buffer in its descriptor. Both halves
-  // copy in parallel; the root says it is done writing with its `done` flag.
+  // copy in parallel; the root says it is done writing with its `done` flag. Small
+  // messages: only the root posts.
   const auto room = static_cast<std::uint64_t>(buf.bytes());
   auto tail_at = [&](std::uint64_t bytes) { return bytes - bytes / static_cast<std::uint64_t>(k.n) / 64 * 64; };
   auto takes_tail = [&](const layout::CallDesc& rd, const layout::CallDesc& reader) {
@@ -96,6 +96,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   bool ok = true;
   layout::CallDesc& d = my_desc(k);
   if (k.me == root) {
+    if (!reserve(k)) return aborted(why);
     contribute(k, buf);
     post(k);
     if (d.addr != 0) {
@@ -109,12 +110,22 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
       d.value[1] = ok ? 0 : 1;  // published by `done` (finish)
     }
   } else {
-    d.status = 0;
-    d.addr = d.bytes = 0;
-    d.addr2 = buf.contiguous() && room > kStageMax ? reinterpret_cast<std::uint64_t>(buf.data()) : 0;
-    d.bytes2 = room;
-    post(k);
+    // A rank posts (its offer, or that it has none) only for a large message: early when
+    // its own buffer is large, else once it sees the root's is (an erroneous truncating
+    // call); the root, exposing, waits for every rank's post.
+    auto offer = [&](bool with_buffer) {
+      if (!reserve(k)) return false;
+      d.status = 0;
+      d.addr = d.bytes = 0;
+      d.addr2 = with_buffer && buf.contiguous() ? reinterpret_cast<std::uint64_t>(buf.data()) : 0;
+      d.bytes2 = room;
+      post(k);
+      return true;
+    };
+    const bool early = room > kStageMax;
+    if (early && !offer(true)) return aborted(why);
     ok = wait_posted(k, root);
+    if (ok && !early && desc(k, root).addr != 0 && !offer(false)) return aborted(why);
     if (ok && peer_ok(k, root)) {
       const layout::CallDesc& rd = desc(k, root);
       if (takes_tail(rd, d)) {
