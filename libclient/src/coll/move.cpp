@@ -99,7 +99,9 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
     if (!reserve(k)) return aborted(why);
     contribute(k, buf);
     post(k);
-    if (d.addr != 0) {
+    // k.exposed, not d.addr: reading our own descriptor line right after writing it
+    // stalls until the line is back from the readers that hold it.
+    if (k.exposed) {
       const std::uint64_t tail = tail_at(d.bytes);
       for (int r = 0; r < k.n && ok; ++r) {
         if (r == root) continue;
