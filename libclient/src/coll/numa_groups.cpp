@@ -1,3 +1,4 @@
+// Grouping a communicator's members by NUMA node (numa_groups.hpp).
 #include "coll/numa_groups.hpp"
 
 #include <cstdlib>

@@ -97,8 +97,6 @@ __attribute__((noinline, target("prefer-vector-width=256"))) void reduce_ymm(con
 }
 #endif
 
-// The loop every kernel is: inout[i] = Op(in[i], inout[i]). The buffers do not overlap
-// (op_kinds.hpp), which restrict/ivdep tell the vectorizer.
 template <class T>
 inline constexpr bool kPair = false;
 template <class V, class I>
@@ -119,6 +117,8 @@ void reduce_pairs(const P* a, P* b, std::size_t count) {
   }
 }
 
+// The loop every kernel is: inout[i] = Op(in[i], inout[i]). The buffers do not overlap
+// (op_kinds.hpp), which restrict/ivdep tell the vectorizer.
 template <class Op, class T>
 void reduce(const void* in, void* inout, std::size_t count) {
   if constexpr (kPair<T>) {
