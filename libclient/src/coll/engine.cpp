@@ -154,13 +154,16 @@ int sit_out(Call& k) {
   return MPI_SUCCESS;
 }
 
-bool peer_ok(Call& k, int r) {
+int culprit(const Call& k, int r) {
   const layout::CallDesc& d = desc(k, r);
-  if (!invalid(d)) return true;
+  return d.bytes2 > 0 && d.bytes2 <= static_cast<std::uint64_t>(k.n) ? static_cast<int>(d.bytes2 - 1) : r;
+}
+
+bool peer_ok(Call& k, int r) {
+  if (!invalid(desc(k, r))) return true;
   if (k.error == MPI_SUCCESS) {
-    const auto culprit = d.bytes2 > 0 && d.bytes2 <= static_cast<std::uint64_t>(k.n) ? static_cast<int>(d.bytes2 - 1) : r;
     k.error = MPI_ERR_OTHER;
-    k.why = "rank " + std::to_string(culprit) + " passed invalid arguments to this call";
+    k.why = "rank " + std::to_string(culprit(k, r)) + " passed invalid arguments to this call";
   }
   return false;
 }

@@ -83,6 +83,9 @@ int sit_out(Call& k);
 // True if rank r's descriptor of the call is valid; else records MPI_ERR_OTHER naming
 // the rank that passed invalid arguments.
 bool peer_ok(Call& k, int r);
+// The rank an invalid descriptor of rank r names: the original culprit a NUMA leader
+// forwarded (post_invalid), else r itself.
+int culprit(const Call& k, int r);
 // The call's MPI error class: `ok` false without a class is an abort or a copy failure.
 int result(Call& k, bool ok, std::string& why);
 
@@ -103,7 +106,9 @@ bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, s
 // for this rank).
 bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t len);
 
-// Per-communicator reusable scratch (grown, never shrunk: no allocation once warm).
+// Per-communicator reusable scratch (grown, never shrunk: no allocation once warm):
+// 0 a packed or copied contribution that is exposed, 1 fold and unpack temporaries,
+// 2 result images, 3 reduce accumulators (a NUMA leader's partial, a sliced chunk).
 std::byte* scratch(CommObj* c, int which, std::size_t bytes);
 
 // Publishes `src` (bytes of a buffer, packed when non-contiguous) as this rank's

@@ -25,13 +25,6 @@ bool arrived(Call& k, int r) {
   return peer_ok(k, r);
 }
 
-// The rank named by an invalid descriptor (the original culprit, forwarded), for a
-// leader that passes the failure on.
-int culprit_of(const Call& k, int r) {
-  const layout::CallDesc& d = desc(k, r);
-  return d.bytes2 > 0 && d.bytes2 <= static_cast<std::uint64_t>(k.n) ? static_cast<int>(d.bytes2 - 1) : r;
-}
-
 }  // namespace
 
 int numa_barrier(CommObj* c, const NumaGroups& ng, std::string& why) {
@@ -94,7 +87,7 @@ int numa_bcast(CommObj* c, const NumaGroups& ng, const Buf& buf, int root, bool 
   if (!roots_node && me == head) {
     if (!reserve(b)) return aborted(why);
     if (!ok || (a.error != MPI_SUCCESS && a.error != MPI_ERR_TRUNCATE)) {
-      post_invalid(b, coll::invalid(desc(a, root)) ? culprit_of(a, root) : me);
+      post_invalid(b, coll::invalid(desc(a, root)) ? culprit(a, root) : me);
     } else {
       // Truncated here (an erroneous program): pass on what fit, and what the root
       // sent, so that the node's ranks report MPI_ERR_TRUNCATE as they would reading
@@ -148,7 +141,7 @@ int numa_reduce(CommObj* c, const NumaGroups& ng, ReduceKind kind, const void* s
     res_img = direct ? static_cast<std::byte*>(recv) + g.tlb : scratch(c, 2, static_cast<std::size_t>(span));
   }
   bool ok = true;
-  int culprit = me;  // whom a leader names when it cannot pass a result on
+  int named = me;  // whom a leader names when it cannot pass a result on
 
   // A: members contribute their images; each leader folds its node's images (in rank
   // order, its own first) into a partial and contributes that.
@@ -163,9 +156,9 @@ int numa_reduce(CommObj* c, const NumaGroups& ng, ReduceKind kind, const void* s
     if (!all_in) {
       if (job_aborted()) return aborted(why);
       for (int r : mine) {
-        if (r != me && coll::invalid(desc(a, r))) culprit = culprit_of(a, r);
+        if (r != me && coll::invalid(desc(a, r))) named = culprit(a, r);
       }
-      post_invalid(a, culprit);
+      post_invalid(a, named);
       ok = false;
     } else if (mine.size() == 1) {
       // Its own image is its partial; in place, its result overwrites it while it is
@@ -198,7 +191,7 @@ int numa_reduce(CommObj* c, const NumaGroups& ng, ReduceKind kind, const void* s
     bool all_in = true;
     for (int l : ng.leader) {
       const bool in = l == me || arrived(a, l);
-      if (!in && !job_aborted() && coll::invalid(desc(a, l))) culprit = culprit_of(a, l);
+      if (!in && !job_aborted() && coll::invalid(desc(a, l))) named = culprit(a, l);
       all_in = in && all_in;
     }
     ok = all_in && fold(a, op, g, [&](int i) {
@@ -216,7 +209,7 @@ int numa_reduce(CommObj* c, const NumaGroups& ng, ReduceKind kind, const void* s
     if (me == leader) {
       if (!reserve(b)) return aborted(why);
       if (!ok) {
-        post_invalid(b, culprit);
+        post_invalid(b, named);
       } else {
         contribute_image(b, res_img, span, false);
         post(b);

@@ -176,16 +176,19 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     return peer_ok(k, r);
   };
 
+  // Rank r's contribution as a fold input; this rank's own input is used where it lies.
+  auto input = [&](int lo) {
+    return [&, lo](int i) {
+      const int r = lo + i;
+      return r == k.me && !staged ? FoldIn{r, {}, in_img} : FoldIn{r, source(k, r, desc(k, r)), nullptr};
+    };
+  };
+
   if (staged) {
     if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
       bool all = true;
       for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
-      if (all) {
-        const MPI_Count off = g.at(p.res_first);
-        std::memcpy(res_img, coll::staged(k, p.hi, desc(k, p.hi)) + off, static_cast<std::size_t>(g.span(p.res_n)));
-        for (int r = p.hi - 1; r >= p.lo; --r)
-          op.apply(coll::staged(k, r, desc(k, r)) + off - g.tlb, res_img - g.tlb, p.res_n);
-      }
+      if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
     }
   } else {
     // Which elements this rank folds, and over which ranks.
@@ -202,13 +205,11 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     if (sliced && ok && kind == ReduceKind::reduce) {
       if (desc(k, root).addr2 == 0 && p.total > 0) ok = false, k.why = "the root has no result buffer";
     }
+    // Chunk by chunk, so that a sliced chunk is written out while it is in cache.
     const MPI_Count chunk = std::max<MPI_Count>(1, kChunkBytes / std::max<MPI_Count>(1, g.ext));
-    std::byte* acc_buf = nullptr;
-    std::byte* tmp = nullptr;
-    if (ok && n_el > 0 && hi >= lo) {
-      const auto cbytes = static_cast<std::size_t>(g.span(std::min(chunk, n_el)));
-      acc_buf = scratch(c, 1, 2 * cbytes + 64);
-      tmp = acc_buf + (cbytes + 63) / 64 * 64;
+    std::byte* acc_buf = nullptr;  // a sliced chunk of a rank without a result of its own
+    if (ok && sliced && res_img == nullptr && n_el > 0) {
+      acc_buf = scratch(c, 3, static_cast<std::size_t>(g.span(std::min(chunk, n_el))));
     }
     for (MPI_Count a = 0; ok && a < n_el && hi >= lo; a += chunk) {
       const MPI_Count m = std::min(chunk, n_el - a);
@@ -216,18 +217,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       const auto len = static_cast<std::size_t>(g.span(m));
       // Fold straight into this rank's result image when it has one (scan,
       // reduce_scatter, the reduce root, allreduce); else into acc_buf.
-      const bool own_result = res_img != nullptr;
-      std::byte* acc = !sliced ? res_img + g.at(a) : own_result ? res_img + off : acc_buf;
-      ok = fetch(k, hi, source(k, hi, desc(k, hi)), static_cast<std::uint64_t>(off), acc, len);
-      for (int r = hi - 1; ok && r >= lo; --r) {
-        // Our own input is folded where it lies; the others' are read into tmp first.
-        const std::byte* in = in_img + off;
-        if (r != k.me) {
-          ok = fetch(k, r, source(k, r, desc(k, r)), static_cast<std::uint64_t>(off), tmp, len);
-          in = tmp;
-        }
-        if (ok) op.apply(in - g.tlb, acc - g.tlb, m);
-      }
+      std::byte* acc = !sliced ? res_img + g.at(a) : res_img != nullptr ? res_img + off : acc_buf;
+      ok = fold(k, op, g, input(lo), hi - lo + 1, first + a, m, acc);
       if (!ok || !sliced) continue;
       if (kind == ReduceKind::reduce) {
         if (root != k.me) ok = store_to(k, root, desc(k, root).addr2 + static_cast<std::uint64_t>(off), acc, len);
