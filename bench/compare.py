@@ -504,6 +504,67 @@ COLL_BENCHES = [
                  "allreduce_nc", "reduce_scatter_block", "alltoall"]
 ]
 
+# ---- Point-to-point: p2p_latency.c, group "p2p" ------------------------------------------
+# Two benchmarks (tables): OSU-style ping-pong (one-way latency, half a round trip) and
+# windowed streaming (osu_bw: 64 MPI_Isend / MPI_Irecv, Waitall, a 4-byte ack), one row per
+# message size; MB/s (size / median) is listed under each table. At --ranks (default 2 and 8):
+# rank r exchanges with r^1, all pairs at once; rank 0's pair is reported. At P2P_REF_RANKS
+# the same launches also time rank 0's memcpy at P2P_REF_SIZES (the single-copy limit).
+
+P2P_LAT_SIZES = [8, 64, 512, 4 << 10, 32 << 10, 256 << 10, 1 << 20, 4 << 20]
+P2P_BW_SIZES = [4 << 10, 64 << 10, 1 << 20, 4 << 20]
+P2P_REF_SIZES = [1 << 20, 4 << 20]
+P2P_REF_RANKS = 2
+P2P_TAG = {"pingpong": "p2p_latency", "bw": "p2p_bw"}
+P2P_NOTES = [
+    "pairs: rank r with r^1, all pairs at once (8 ranks: 4 pairs); rank 0's own loop time, rank 0's pair; "
+    "each loop after one MPI_Barrier (the same for every library)",
+    "data changes every iteration (stamped first, last and one moving word); received stamps checked every "
+    "iteration and the whole last message after each case: a library that skips a transfer fails (no number)",
+    f"memcpy: rank 0 alone, in the same launches, between two private pre-touched buffers; at {P2P_REF_RANKS} "
+    "ranks only",
+]
+P2P_ITERS_NOTE = ("the timed loop of a slow case is cut to about 20 ms (rma_util.h capped_iters); MPICH "
+                  "oversubscribed asks for 200 iterations")
+
+
+def p2p_run(mode: str, sizes: list[int]) -> Callable[[str, int, int], Run]:
+    def run(lib: str, ranks: int, cpus: int) -> Run:
+        modes = [mode] + (["copy"] if ranks == P2P_REF_RANKS else [])
+        extra = [",".join(modes), ",".join(str(n) for n in sizes), ",".join(str(n) for n in P2P_REF_SIZES)]
+        # The program cuts a loop that would take much longer than ~20 ms (capped_iters), so these
+        # are the counts for the small sizes. MPICH oversubscribed busy-polls: at 8 ranks on 2
+        # cores a message waits for scheduler time slices (4-12 ms one way), its loops are 2
+        # iterations; a launch takes 6 s (p2p_latency) and 10-16 s (p2p_bw).
+        if ranks > cpus and lib == "mpich":
+            return Run(iters=200, warmup=20, timeout_s=300, extra=extra)
+        if ranks > cpus:
+            return Run(iters=5000, warmup=500, timeout_s=180, extra=extra)
+        return Run(iters=20000, warmup=2000, timeout_s=120, extra=extra)
+    return run
+
+
+def p2p_variants(mode: str, sizes: list[int]) -> list[Variant]:
+    return ([Variant(f"{P2P_TAG[mode]}_{n}", fmt_size(n), nbytes=n) for n in sizes]
+            + [Variant(f"p2p_copy_{n}", f"memcpy {fmt_size(n)}", nbytes=n, ranks=(P2P_REF_RANKS,))
+               for n in P2P_REF_SIZES])
+
+
+P2P_BENCHES = [
+    Bench(name="p2p_latency", group="p2p",
+          metric="MPI_Send/MPI_Recv ping-pong, one-way latency (us per message, half a round trip)",
+          source="p2p_latency.c", run=p2p_run("pingpong", P2P_LAT_SIZES),
+          variants=p2p_variants("pingpong", P2P_LAT_SIZES), notes=P2P_NOTES, iters_note=P2P_ITERS_NOTE),
+    Bench(name="p2p_bw", group="p2p",
+          metric="streaming, windows of 64 MPI_Isend/MPI_Irecv + ack (us per message)",
+          source="p2p_latency.c", run=p2p_run("bw", P2P_BW_SIZES),
+          variants=p2p_variants("bw", P2P_BW_SIZES),
+          notes=["one iteration: the sender MPI_Isends 64 messages from one buffer, the receiver MPI_Irecvs them "
+                 "into 64 buffers, both MPI_Waitall, then a 4-byte ack back (osu_bw, window 64); us per "
+                 "message = window time / 64"] + P2P_NOTES,
+          iters_note=P2P_ITERS_NOTE),
+]
+
 BENCHMARKS: list[Bench] = [
     Bench(
         name="barrier",
@@ -527,7 +588,7 @@ BENCHMARKS: list[Bench] = [
         ],
         notes=["per-barrier latency on rank 0; min and median over 5 timed loops per launch"],
     ),
-] + REDUCE_LOCAL_BENCHES + RMA_LATENCY_BENCHES + ACC_BW_BENCHES + RMA_OTHER_BENCHES + COLL_BENCHES
+] + REDUCE_LOCAL_BENCHES + RMA_LATENCY_BENCHES + ACC_BW_BENCHES + RMA_OTHER_BENCHES + COLL_BENCHES + P2P_BENCHES
 
 # ----------------------------------------------------------------------------------------
 # Libraries: how to compile and launch.

@@ -6,6 +6,7 @@
 #include "api.hpp"
 #include "attr/attr.hpp"
 #include "comm/comm.hpp"
+#include "p2p/engine.hpp"
 
 using namespace shmpi::client;
 
@@ -34,6 +35,7 @@ int do_init(const char* call) {
   if (!join_job(why)) return raise(nullptr, MPI_ERR_OTHER, std::string(call) + ": " + why);
   g_world.rank = static_cast<int>(g_rt.rank);
   g_world.size = static_cast<int>(g_rt.size);
+  if (!p2p::init(why)) return raise(nullptr, MPI_ERR_OTHER, std::string(call) + ": " + why);
   if (!comm::init_predefined(why)) return raise(nullptr, MPI_ERR_OTHER, std::string(call) + ": " + why);
   return MPI_SUCCESS;
 }
@@ -72,10 +74,14 @@ extern "C" int PMPI_Finalize(void) {
   const int cb = attr::delete_comm_attrs(&g_self);
   if (cb != MPI_SUCCESS) return raise(&g_self, cb, "MPI_Finalize: a delete callback of an MPI_COMM_SELF attribute failed");
   std::string why;
+  // Sends the user freed before completion (MPI_Request_free) still finish here: a
+  // rendezvous receiver may yet copy out of this process (MPI-4.1 11.2.2).
+  if (!p2p::flush_sends()) return raise(&g_world, MPI_ERR_PROC_ABORTED, "MPI_Finalize: the job aborted: " + abort_reason());
   // Every rank has finished its collectives before anyone unmaps (MPI_Finalize is
   // collective; a block stays alive while a peer still maps it anyway).
   comm::finalize_all();
   if (!leave_job(why)) return raise(&g_world, MPI_ERR_PROC_ABORTED, "MPI_Finalize: " + why);
+  p2p::finalize();  // after the last barrier: nobody sends to or reads from us any more
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(int, MPI_Finalize, (void))

@@ -24,6 +24,7 @@
 // Errors of a request go through its owner's error handler (RequestObj::raise_on_owner),
 // else, like errors of no object, through MPI_COMM_SELF's.
 #include "api.hpp"
+#include "p2p/engine.hpp"
 #include "request/request.hpp"
 
 using namespace shmpi::client;
@@ -444,6 +445,12 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   RequestObj* r = request_arg("MPI_Cancel", request, false, rc);
   if (r == nullptr) return rc;
   if (inactive(r)) return MPI_SUCCESS;
+  // A posted receive is withdrawn (it completes cancelled); a send is not cancelled (it
+  // completes normally, MPI-4.1 3.8.4 allows that; cancelling sends is deprecated).
+  if (p2p::P2pRequest* p = p2p::as_p2p(r)) {
+    p2p::cancel(*p);
+    return MPI_SUCCESS;
+  }
   // A generalized request's cancel_fn starts the cancellation; its query_fn reports the
   // outcome (MPI_Status_set_cancelled). RMA requests complete at issue: nothing to cancel.
   if (r->kind != RequestObj::Kind::generalized || r->cancel_fn == nullptr) return MPI_SUCCESS;

@@ -49,6 +49,7 @@ bool request(const proto::Message& req, proto::Message& reply, std::string& why)
 void set_wait_budget(std::uint32_t nranks) {
   const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   const bool oversubscribed = cpus > 0 && nranks > static_cast<std::uint64_t>(cpus);
+  g_wait.oversubscribed = oversubscribed;
   g_wait.spin_limit = oversubscribed ? 32 : 4000;
   g_wait.yield_limit = oversubscribed ? 256 : 0;
   std::uint64_t v = 0;

@@ -45,12 +45,20 @@ struct WaitContext {
   std::uint32_t spin_limit = 4000;   // pause iterations before yielding/sleeping
   std::uint32_t yield_limit = 0;     // sched_yield rounds before sleeping (oversubscribed)
   bool asymmetric = false;           // membarrier registered: writers skip the fence
+  bool oversubscribed = false;       // more ranks than CPUs
+  // Set by the point-to-point engine: runs it once and says whether it has anything
+  // outstanding (posted receives, unfinished sends). A flag wait keeps it running once
+  // it stops spinning, and sleeps in short slices while it has work, so a peer waiting
+  // for our ack or our ring space is not stuck behind our barrier (MPI-4.1 3.5 progress).
+  bool (*engine_poll)() = nullptr;
 };
 extern WaitContext g_wait;
 
 // Bounded sleep: covers the one race the handshake cannot, the broker's abort wake
 // landing between our last abort check and our FUTEX_WAIT.
 inline constexpr std::int64_t kSleepSliceNs = 50'000'000;
+// The bound while the point-to-point engine has work outstanding (WaitContext::engine_poll).
+inline constexpr std::int64_t kBusySliceNs = 1'000'000;
 
 inline bool job_aborted() {
   return g_wait.abort->state.load(std::memory_order_acquire) != 0;
@@ -116,6 +124,7 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed 
       cpu_relax();
       continue;
     }
+    const bool engine_busy = g_wait.engine_poll != nullptr && g_wait.engine_poll();
     if (yields < g_wait.yield_limit) {
       if (core_needed()) {
         ++yields;
@@ -141,7 +150,7 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed 
     f.sleepers.fetch_add(1, std::memory_order_seq_cst);
     if (g_wait.asymmetric) syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0);
     const std::uint32_t seen = f.value.load(std::memory_order_seq_cst);
-    if (!reached(seen, target) && !job_aborted()) futex_wait(&f.value, seen, kSleepSliceNs);
+    if (!reached(seen, target) && !job_aborted()) futex_wait(&f.value, seen, engine_busy ? kBusySliceNs : kSleepSliceNs);
     f.sleepers.fetch_sub(1, std::memory_order_relaxed);
     g_wait.self->parked_on.store(0, std::memory_order_relaxed);
   }

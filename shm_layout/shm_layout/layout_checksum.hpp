@@ -49,6 +49,8 @@ inline constexpr std::uint64_t kLayoutChecksum = fnv1a({
     kExchangeBytes, offsetof(RankSlot, comms),
     kCommDirEntries, sizeof(CommDirEntry), offsetof(CommDirEntry, context_id), offsetof(CommDirEntry, pid),
     offsetof(CommDirEntry, fd), offsetof(CommDirEntry, block_bytes), offsetof(CommDirEntry, name),
+    offsetof(RankSlot, inbox), sizeof(InboxDir), offsetof(InboxDir, state), offsetof(InboxDir, pid),
+    offsetof(InboxDir, fd), offsetof(InboxDir, ring_bytes), offsetof(InboxDir, bytes),
 });
 
 }  // namespace shmpi::layout

@@ -8,7 +8,7 @@
 //   flag      a 32-bit word that one process writes (monotonic generation counts, never
 //             reset) and others wait on; a futex word, so waiters can sleep on it.
 //
-// Map (layout version 3), all parts page aligned so NUMA placement can act per part:
+// Map (layout version 5), all parts page aligned so NUMA placement can act per part:
 //   [0, 4096)                     JobHeader: identity, abort word, central barrier
 //   [rank_table_offset, +n*4096)  RankSlot[n]: one page per rank, placed on its NUMA node
 //   [segment_size)                end
@@ -29,7 +29,7 @@ inline constexpr std::size_t kPage = 4096;
 
 // "SHMPISEG" read as a little-endian u64.
 inline constexpr std::uint64_t kMagic = 0x474553495048'5348ull;
-inline constexpr std::uint32_t kLayoutVersion = 4;
+inline constexpr std::uint32_t kLayoutVersion = 5;
 
 // Upper bounds the broker enforces before sizing a segment.
 inline constexpr std::uint32_t kMaxRanks = 4096;
@@ -171,6 +171,19 @@ static_assert(offsetof(CommDirEntry, block_bytes) == 16 && offsetof(CommDirEntry
 // creation): written by its rank between two barriers, read by all in between.
 inline constexpr std::size_t kExchangeBytes = 512;
 
+// A rank's point-to-point inbox (shm_layout/p2p.hpp): a memfd in the rank's fd table,
+// published by the rank at MPI_Init (fields, then `state` = 1, release); senders and
+// shmpi-dump open /proc/<pid>/fd/<fd>.
+struct alignas(kCacheLine) InboxDir {
+  std::atomic<std::uint32_t> state;  // 0 not yet, 1 live, 2 closed (MPI_Finalize)
+  std::int32_t pid;
+  std::int32_t fd;
+  std::uint32_t ring_bytes;
+  std::uint64_t bytes;
+  std::uint8_t pad[kCacheLine - 24];
+};
+static_assert(sizeof(InboxDir) == kCacheLine && offsetof(InboxDir, bytes) == 16);
+
 // One page per rank, first touched on (and mbind()-placed onto) the rank's NUMA node.
 struct alignas(kPage) RankSlot {
   // line 0: identity, written by the broker at admission; state also by the rank
@@ -199,7 +212,9 @@ struct alignas(kPage) RankSlot {
   alignas(kCacheLine) std::uint8_t exchange[kExchangeBytes];
   // lines 38..53: communicators this rank created (see CommDirEntry).
   CommDirEntry comms[kCommDirEntries];
-  std::uint8_t tail[kPage - (2 + kMaxBarrierRounds + kWinDirEntries + kCommDirEntries) * kCacheLine - kExchangeBytes];
+  // line 54: the point-to-point inbox.
+  InboxDir inbox;
+  std::uint8_t tail[kPage - (3 + kMaxBarrierRounds + kWinDirEntries + kCommDirEntries) * kCacheLine - kExchangeBytes];
 };
 static_assert(sizeof(RankSlot) == kPage && alignof(RankSlot) == kPage);
 static_assert(offsetof(RankSlot, barriers_entered) == kCacheLine);
@@ -209,6 +224,7 @@ static_assert(offsetof(RankSlot, barrier_round) == 2 * kCacheLine);
 static_assert(offsetof(RankSlot, windows) == (2 + kMaxBarrierRounds) * kCacheLine);
 static_assert(offsetof(RankSlot, exchange) == (2 + kMaxBarrierRounds + kWinDirEntries) * kCacheLine);
 static_assert(offsetof(RankSlot, comms) == (2 + kMaxBarrierRounds + kWinDirEntries) * kCacheLine + kExchangeBytes);
+static_assert(offsetof(RankSlot, inbox) == 54 * kCacheLine);
 
 inline constexpr std::uint64_t kRankTableOffset = sizeof(JobHeader);
 

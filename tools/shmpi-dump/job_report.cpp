@@ -90,6 +90,7 @@ JobSnapshot snapshot(const std::string& segment, const SegmentView& v, bool with
   if (with_details) {
     j.windows = snapshot_windows(v);
     j.comms = snapshot_comms(v);
+    j.p2p = snapshot_p2p(v);
   }
   return j;
 }
@@ -124,7 +125,7 @@ std::string job_table(const JobSnapshot& j) {
              r.alive ? "yes" : "no", r.core, r.numa_node, r.barriers_entered, r.barriers_completed,
              r.waiting_in.c_str());
   }
-  if (j.with_details) o += windows_table(j.windows) + comms_table(j.comms);
+  if (j.with_details) o += windows_table(j.windows) + comms_table(j.comms) + p2p_table(j.p2p);
   return o;
 }
 
@@ -144,7 +145,9 @@ std::string job_json(const JobSnapshot& j) {
              r.barriers_entered, r.barriers_completed, r.waiting_in.c_str());
   }
   o += "]";
-  if (j.with_details) o += ",\"windows\":" + windows_json(j.windows) + ",\"comms\":" + comms_json(j.comms);
+  if (j.with_details) {
+    o += ",\"windows\":" + windows_json(j.windows) + ",\"comms\":" + comms_json(j.comms) + ",\"p2p\":" + p2p_json(j.p2p);
+  }
   return o + "}";
 }
 

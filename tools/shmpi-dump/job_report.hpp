@@ -8,6 +8,7 @@
 
 #include "shm_layout/segment_view.hpp"
 #include "comm_report.hpp"
+#include "p2p_report.hpp"
 #include "window_report.hpp"
 
 namespace shmpi::dump {
@@ -40,13 +41,14 @@ struct JobSnapshot {
   bool aborted;
   std::string abort_text;
   std::vector<RankRow> ranks;
-  bool with_details;  // windows and communicators were read
+  bool with_details;  // windows, communicators and inboxes were read
   std::vector<WindowSnapshot> windows;
   std::vector<CommSnapshot> comms;
+  std::vector<InboxSnapshot> p2p;
 };
 
-// with_details: also open and read every window and communicator the job lists (see
-// window_report.hpp, comm_report.hpp).
+// with_details: also open and read every window, communicator and point-to-point inbox
+// the job lists (see window_report.hpp, comm_report.hpp, p2p_report.hpp).
 JobSnapshot snapshot(const std::string& segment, const layout::SegmentView& v, bool with_details);
 
 std::string job_list_table(const std::vector<JobSnapshot>& jobs);

@@ -3,11 +3,15 @@
 //   shmpi-dump [--json] JOB             one job: ranks, barrier generations, abort state,
 //                                       RMA windows (flavour, info, locks, epochs, calls),
 //                                       communicators (members, collective sequence
-//                                       numbers, who waits for whom)
+//                                       numbers, who waits for whom), point-to-point
+//                                       (per rank: posted receives, unexpected and
+//                                       queued messages, the blocking call it is in)
 //   shmpi-dump [--json] --segment NAME  one segment by its /dev/shm name
 //   --windows-only                      with JOB or --segment: only the windows
 //   --comms-only                        with JOB or --segment: only the communicators
-//                                       (with --windows-only: both, nothing else)
+//   --p2p-only                          with JOB or --segment: only point-to-point
+//                                       (the -only options combine: those sections,
+//                                       nothing else)
 //   --watch SEC                         repeat every SEC seconds until interrupted
 // Exit status: 0 ok, 1 no such job, 2 usage or an unreadable/foreign segment.
 #include <time.h>
@@ -28,23 +32,33 @@ using namespace shmpi;
 
 const char* const kUsage =
     "usage: shmpi-dump [--json] [--watch SEC] [JOB | --segment NAME]\n"
-    "       shmpi-dump [--json] [--watch SEC] [--windows-only] [--comms-only] (JOB | --segment NAME)\n";
+    "       shmpi-dump [--json] [--watch SEC] [--windows-only] [--comms-only] [--p2p-only] (JOB | --segment NAME)\n";
 
-std::string one_job(const dump::JobSnapshot& j, bool json, bool windows_only, bool comms_only) {
-  if (!windows_only && !comms_only) return json ? dump::job_json(j) + "\n" : dump::job_table(j);
+// Sections of one job's report (all of them unless some --X-only option was given).
+struct Only {
+  bool windows = false;
+  bool comms = false;
+  bool p2p = false;
+  bool any() const { return windows || comms || p2p; }
+};
+
+std::string one_job(const dump::JobSnapshot& j, bool json, const Only& only) {
+  if (!only.any()) return json ? dump::job_json(j) + "\n" : dump::job_table(j);
   if (json) {
     std::string o = "{\"job_id\":" + std::to_string(j.job_id);
-    if (windows_only) o += ",\"windows\":" + dump::windows_json(j.windows);
-    if (comms_only) o += ",\"comms\":" + dump::comms_json(j.comms);
+    if (only.windows) o += ",\"windows\":" + dump::windows_json(j.windows);
+    if (only.comms) o += ",\"comms\":" + dump::comms_json(j.comms);
+    if (only.p2p) o += ",\"p2p\":" + dump::p2p_json(j.p2p);
     return o + "}\n";
   }
   std::string o = "job " + std::to_string(j.job_id) + "  ";
-  if (windows_only) o += dump::windows_table(j.windows);
-  if (comms_only) o += dump::comms_table(j.comms);
+  if (only.windows) o += dump::windows_table(j.windows);
+  if (only.comms) o += dump::comms_table(j.comms);
+  if (only.p2p) o += dump::p2p_table(j.p2p);
   return o;
 }
 
-int show(bool json, bool windows_only, bool comms_only, const std::string& job_arg, const std::string& segment_arg) {
+int show(bool json, const Only& only, const std::string& job_arg, const std::string& segment_arg) {
   std::vector<std::string> names;
   if (!segment_arg.empty()) {
     names.push_back(segment_arg);
@@ -72,7 +86,7 @@ int show(bool json, bool windows_only, bool comms_only, const std::string& job_a
     return 1;
   }
   std::string out;
-  if (one) out = one_job(jobs[0], json, windows_only, comms_only);
+  if (one) out = one_job(jobs[0], json, only);
   else out = json ? dump::job_list_json(jobs) + "\n" : dump::job_list_table(jobs);
   std::fputs(out.c_str(), stdout);
   std::fflush(stdout);
@@ -83,8 +97,7 @@ int show(bool json, bool windows_only, bool comms_only, const std::string& job_a
 
 int main(int argc, char** argv) {
   bool json = false;
-  bool windows_only = false;
-  bool comms_only = false;
+  Only only;
   double watch = 0;
   std::string job, segment;
   for (int i = 1; i < argc; ++i) {
@@ -92,9 +105,11 @@ int main(int argc, char** argv) {
     if (a == "--json") {
       json = true;
     } else if (a == "--windows-only") {
-      windows_only = true;
+      only.windows = true;
     } else if (a == "--comms-only") {
-      comms_only = true;
+      only.comms = true;
+    } else if (a == "--p2p-only") {
+      only.p2p = true;
     } else if (a == "--watch" && i + 1 < argc) {
       watch = std::atof(argv[++i]);
       if (!(watch > 0)) {
@@ -113,14 +128,14 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if ((windows_only || comms_only) && job.empty() && segment.empty()) {
+  if (only.any() && job.empty() && segment.empty()) {
     std::fputs(kUsage, stderr);
     return 2;
   }
-  if (watch <= 0) return show(json, windows_only, comms_only, job, segment);
+  if (watch <= 0) return show(json, only, job, segment);
   for (;;) {
     if (!json) std::fputs("\033[H\033[2J", stdout);
-    show(json, windows_only, comms_only, job, segment);
+    show(json, only, job, segment);
     timespec ts{static_cast<time_t>(watch), static_cast<long>((watch - static_cast<double>(static_cast<time_t>(watch))) * 1e9)};
     nanosleep(&ts, nullptr);
   }

@@ -190,9 +190,17 @@ int ErrorSink::raise(int code) const {
   return invoke_errhandler(nullptr, code);
 }
 
+void (*g_polled_sleep)(long timeout_ns) = nullptr;
+std::uint64_t g_engine_events = 0;
+
 std::uint32_t Backoff::generation() { return g_generation.load(std::memory_order_seq_cst); }
 
 void Backoff::pause(std::uint32_t seen_generation, bool polled_pending) {
+  if (g_engine_events != events_) {  // the engine is moving: keep up with it
+    events_ = g_engine_events;
+    spins_ = yields_ = 0;
+    sleep_ns_ = 10'000;
+  }
   if (spins_ < g_wait.spin_limit) {
     ++spins_;
     cpu_relax();
@@ -212,8 +220,12 @@ void Backoff::pause(std::uint32_t seen_generation, bool polled_pending) {
     g_sleepers.fetch_sub(1, std::memory_order_relaxed);
     return;
   }
-  timespec ts{0, sleep_ns_};
-  nanosleep(&ts, nullptr);
+  if (g_polled_sleep != nullptr) {
+    g_polled_sleep(sleep_ns_);
+  } else {
+    timespec ts{0, sleep_ns_};
+    nanosleep(&ts, nullptr);
+  }
   sleep_ns_ = std::min(sleep_ns_ * 2, kMaxSleepNs);
 }
 

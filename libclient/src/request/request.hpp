@@ -27,7 +27,7 @@
 namespace shmpi::client {
 
 struct RequestObj {
-  enum class Kind : std::uint8_t { rma, generalized /* p2p and collectives come later */ };
+  enum class Kind : std::uint8_t { rma, generalized, p2p /* nonblocking collectives come later */ };
 
   explicit RequestObj(Kind k) : kind(k) {}
   virtual ~RequestObj() = default;
@@ -149,7 +149,17 @@ class Backoff {
   std::uint32_t spins_ = 0;
   std::uint32_t yields_ = 0;
   long sleep_ns_ = 10'000;
+  std::uint64_t events_ = 0;
 };
+
+// Set by the point-to-point engine at MPI_Init: sleeps until the engine has news (its
+// doorbell rings) or `timeout_ns` pass, unless one pass of the engine does something.
+// Backoff uses it instead of a blind sleep while a polled request is pending.
+extern void (*g_polled_sleep)(long timeout_ns);
+// Bumped by the point-to-point engine whenever a pass did something: a Backoff that
+// sees it move starts spinning again instead of sleeping between every step of a long
+// exchange (a streamed message hands over thousands of chunks in one MPI_Waitall).
+extern std::uint64_t g_engine_events;
 
 // A fresh mark for duplicate detection (never 0).
 std::uint32_t next_mark();
