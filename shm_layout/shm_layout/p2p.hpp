@@ -48,8 +48,12 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kInboxMagic = 0x584f4249'49504d53ull;  // "SMPIIBOX"
-inline constexpr std::uint32_t kInboxLayoutVersion = 1;
-inline constexpr std::uint32_t kAckSlots = 64;
+inline constexpr std::uint32_t kInboxLayoutVersion = 2;
+// Ack slots per ring: how many synchronous or rendezvous sends to one rank can be
+// unacknowledged at once; one more waits for a slot (a receiver that insists on
+// receiving a later message first would then wait forever: 1024 makes that need 1024
+// large sends to one rank in flight).
+inline constexpr std::uint32_t kAckSlots = 1024;
 inline constexpr std::uint32_t kShownPosted = 8;  // posted receives shown to shmpi-dump
 
 enum class MsgKind : std::uint32_t {
@@ -57,13 +61,22 @@ enum class MsgKind : std::uint32_t {
   rndv = 2,    // payload is RndvPayload: the receiver copies from the sender (CMA)
   skip = 3,    // rest of the lap unused: the next record is at the next lap's start
 };
-// MsgHeader::kind_bits: kind (bits 0-3), flags (4-7), ack slot (8-15), ack gen (16-31).
+// MsgHeader::kind_bits: kind (bits 0-3), flags (4-7), ack slot (8-17), ack gen (18-31).
 inline constexpr std::uint32_t kMsgSync = 1u << 4;   // ack when matched (MPI_Ssend)
 inline constexpr std::uint32_t kMsgAcked = 1u << 5;  // carries an ack slot
 inline constexpr std::uint32_t kMsgPipe = 1u << 6;   // rendezvous: stream the data (StreamCtl)
+inline constexpr unsigned kSlotShift = 8, kGenShift = 18;
+inline constexpr std::uint32_t kGenMask = (1u << (32 - kGenShift)) - 1;  // gens 1..kGenMask, never 0
+static_assert(kAckSlots <= (1u << (kGenShift - kSlotShift)));
+inline constexpr std::uint32_t msg_ack_bits(std::uint32_t slot, std::uint32_t gen) {
+  return kMsgAcked | (slot << kSlotShift) | (gen << kGenShift);
+}
+inline constexpr std::uint32_t msg_slot(std::uint32_t bits) { return (bits >> kSlotShift) & (kAckSlots - 1); }
+inline constexpr std::uint32_t msg_gen(std::uint32_t bits) { return bits >> kGenShift; }
 // Ack word values: gen once the message is matched (synchronous) or copied (rendezvous
 // by CMA); gen | kAckCts when the receiver wants a pipelined message streamed.
 inline constexpr std::uint32_t kAckCts = 1u << 16;
+static_assert(kGenMask < kAckCts);
 
 struct MsgHeader {
   std::atomic<std::uint64_t> pos;  // this record's position; stored last (release)
@@ -125,9 +138,9 @@ static_assert(offsetof(InboxHeader, shown) == 3 * kCacheLine);
 struct alignas(kCacheLine) RingCtl {
   std::atomic<std::uint64_t> head;  // line 0: bytes consumed (owner writes)
   std::uint8_t pad0[kCacheLine - 8];
-  alignas(kCacheLine) std::atomic<std::uint32_t> ack[kAckSlots];  // lines 1..4: owner writes
+  alignas(kCacheLine) std::atomic<std::uint32_t> ack[kAckSlots];  // lines 1..64: owner writes
 };
-static_assert(sizeof(RingCtl) == 5 * kCacheLine);
+static_assert(sizeof(RingCtl) == (1 + kAckSlots * 4 / kCacheLine) * kCacheLine);
 static_assert(offsetof(RingCtl, ack) == kCacheLine);
 
 // The stream counters (chunks, monotonic, never reset), each on its own line.
@@ -139,7 +152,7 @@ struct alignas(kCacheLine) StreamCtl {
 };
 static_assert(sizeof(StreamCtl) == 2 * kCacheLine && offsetof(StreamCtl, read) == kCacheLine);
 inline constexpr std::size_t kStreamCtlOffset = sizeof(RingCtl);
-inline constexpr std::size_t kRingCtlBytes = 8 * kCacheLine;
+inline constexpr std::size_t kRingCtlBytes = sizeof(RingCtl) + 3 * kCacheLine;
 static_assert(kStreamCtlOffset + sizeof(StreamCtl) <= kRingCtlBytes);
 
 inline constexpr std::uint32_t kStreamSlots = 4;

@@ -31,6 +31,10 @@
  *     another tag) to the next rank before that rank posts any receive (a barrier
  *     separates them); the receiver takes the first tag's messages in order, some by
  *     MPI_ANY_SOURCE, then the other tag's.
+ *  4. last first: every rank MPI_Isends 300 messages of 40000 bytes (large enough for a
+ *     rendezvous in shmpi and the peers) with tags 500..799 to the next rank, which
+ *     receives them highest tag first: each must complete (3.5 progress), although the
+ *     sender cannot have all 300 handshakes open at once.
  * Runs at any number of ranks (1: everything to oneself). Prints "p2p_order: OK (N checks)".
  * Usage: p2p_order */
 #include "p2p_util.h"
@@ -295,6 +299,37 @@ static void flood(void) {
   free(rq);
 }
 
+/* Many large messages in flight to one rank, received last first: each send has been
+ * started, so each receive must complete whatever the receiver asks for first
+ * (MPI-4.1 3.5 progress), even though an implementation cannot hand every one of them
+ * to the receiver at once (rendezvous handshakes hold a resource per message). */
+enum { LIFO = 300, LIFO_BYTES = 40000, T_LIFO = 500 };
+
+static void last_first(void) {
+  const int next = (me + 1) % np, prev = (me + np - 1) % np;
+  unsigned char* sb = malloc((size_t)LIFO * LIFO_BYTES);
+  MPI_Request* rq = malloc(LIFO * sizeof *rq);
+  CHECK(sb && rq, "malloc");
+  for (int k = 0; k < LIFO; ++k) {
+    fill_msg(sb + (size_t)k * LIFO_BYTES, LIFO_BYTES, msg_seed(me, next, k, 3000));
+    OK(MPI_Isend(sb + (size_t)k * LIFO_BYTES, LIFO_BYTES, MPI_BYTE, next, T_LIFO + k, W, &rq[k]));
+  }
+  unsigned char* rb = galloc(LIFO_BYTES);
+  for (int k = LIFO - 1; k >= 0; --k) {
+    SETCTX("last first: message %d of %d from rank %d", k, LIFO, prev);
+    MPI_Status st;
+    grefill(rb);
+    OK(MPI_Recv(rb, LIFO_BYTES, MPI_BYTE, prev, T_LIFO + k, W, &st));
+    expect_status(&st, prev, T_LIFO + k, MPI_BYTE, LIFO_BYTES, ctx);
+    expect_msg(rb, LIFO_BYTES, msg_seed(prev, me, k, 3000), ctx);
+  }
+  gcheck(rb, "last-first receive buffer");
+  gfree(rb);
+  OK(MPI_Waitall(LIFO, rq, STATUSES_IGNORE));
+  free(sb);
+  free(rq);
+}
+
 int main(int argc, char** argv) {
   p2p_init(&argc, &argv);
   W = MPI_COMM_WORLD;
@@ -302,6 +337,7 @@ int main(int argc, char** argv) {
     for (int c = 0; c < NCASES; ++c) order_case(r == 0 ? 0 : np - 1, c);
   for (int round = 0; round < 3; ++round) storm(round);
   flood();
+  last_first();
   p2p_finish("p2p_order");
   return 0;
 }

@@ -64,9 +64,12 @@ dup = [c["context_id"] for c in j["comms"] if c["context_id"] != 0]
 assert len(dup) == 1, j["comms"]
 dup = dup[0]
 
-# Default rings: 64 KiB; the inbox geometry of shm_layout/p2p.hpp for 3 rings.
+# Default rings: 64 KiB; the inbox geometry of shm_layout/p2p.hpp for 3 rings (per
+# sender: RingCtl = head line + 1024 4-byte ack words, StreamCtl and a spare line; the
+# ring; 4 stream chunks of half a ring).
 R = 65536
-stride = (8 * 64 + R + 4 * (R // 2) + 4095) // 4096 * 4096
+ctl = (1 + 1024 * 4 // 64) * 64 + 3 * 64
+stride = (ctl + R + 4 * (R // 2) + 4095) // 4096 * 4096
 assert len(p) == 3, p
 for r, i in enumerate(p):
     assert i["rank"] == r and i["pid"] == pids[r] and i["fd"] >= 0, i
@@ -131,7 +134,7 @@ assert pt.startswith("job %d  point-to-point: 3 inboxes read" % j["job_id"]), pt
 assert "BARR-ENTER" not in pt and "communicators:" not in pt and "windows:" not in pt, pt
 assert pt[pt.index("point-to-point"):] == s, (pt, s)
 open(d + "/expect", "w").write(json.dumps(p))
-open(d + "/rank2", "w").write("%d %d %d\n" % (r2["pid"], r2["fd"], 4096 + 8 * 64))
+open(d + "/rank2", "w").write("%d %d %d\n" % (r2["pid"], r2["fd"], 4096 + ctl))
 PY
 
 # Corruption, in rank 2's inbox while rank 2 makes no MPI call (so it never reads what

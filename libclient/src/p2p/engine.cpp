@@ -108,11 +108,9 @@ void finalize() {
   g_acking = {};
   g_out.clear();
   g_in.clear();
-  g_pending = 0;
+  g_pending = g_streaming = g_receiving = 0;
   close_inboxes();
 }
-
-std::uint64_t eager_limit() { return g_eager; }
 
 void setup(P2pRequest& r, P2pRequest::Op op, Mode mode, CommObj* c, const void* buf, MPI_Count count,
            types::Datatype* t, const types::Flat* f, int peer, int tag) {

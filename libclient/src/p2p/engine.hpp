@@ -2,11 +2,13 @@
 // communicator context, source and tag, non-overtaking per sender), the progress engine
 // that drains this rank's inbox rings and pushes queued sends, and waiting.
 //
-// Protocols (docs/p2p.md): a message of at most eager_limit() packed bytes is copied into
-// the receiver's ring and the send completes at once (a synchronous send waits for the
-// receiver's ack at match time). A larger one is a rendezvous: the ring carries only the
-// address of the packed data, the receiver copies it straight out of the sender's memory
-// (process_vm_readv) when it matches, then acks; the send completes at the ack.
+// Protocols (docs/p2p.md): a message of at most the eager limit (16 KiB by default) is
+// copied into the receiver's ring and the send completes at once (a synchronous send
+// waits for the receiver's ack at match time). A larger one is a rendezvous: the ring
+// carries only an announcement; when it matches, the receiver either clears the sender
+// to stream the data through the stream area (both copying at once, on two cores), or,
+// with more ranks than cores, copies it straight out of the sender's memory
+// (process_vm_readv) and acks.
 //
 // Matching happens when a record is drained: it goes to the first posted receive that
 // matches, else to the unexpected queue (eager payload copied to private memory, so the
@@ -83,9 +85,6 @@ struct P2pRequest : RequestObj {
 bool init(std::string& why);
 bool flush_sends();
 void finalize();
-
-// Packed-byte limit for the eager protocol (a quarter of the ring).
-std::uint64_t eager_limit();
 
 // Fills a request for a send/recv (arguments already validated). Takes an internal
 // reference on the type.

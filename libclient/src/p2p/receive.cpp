@@ -35,8 +35,7 @@ bool cma_read(pid_t pid, std::uint64_t remote, std::byte* local, std::uint64_t n
 }
 
 void send_ack(std::uint32_t sender, std::uint32_t bits, std::uint32_t extra = 0) {
-  const std::uint32_t slot = (bits >> 8) & 0xffu, gen = bits >> 16;
-  own_inbox().ctl(sender).ack[slot].store(gen | extra, std::memory_order_release);
+  own_inbox().ctl(sender).ack[layout::msg_slot(bits)].store(layout::msg_gen(bits) | extra, std::memory_order_release);
   std::string why;
   if (InboxMap* p = peer_inbox(sender, why)) ring_doorbell(*p);
 }

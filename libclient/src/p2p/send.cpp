@@ -11,7 +11,6 @@
 namespace shmpi::client::p2p::impl {
 namespace {
 
-
 // Publishes a filled record: its position, stored last.
 void publish(MsgHeader& h, std::uint64_t pos) { h.pos.store(pos, std::memory_order_release); }
 
@@ -21,7 +20,7 @@ void publish(MsgHeader& h, std::uint64_t pos) { h.pos.store(pos, std::memory_ord
 bool try_write(OutRing& o, P2pRequest& r) {
   const bool rndv = static_cast<std::uint64_t>(r.bytes) > g_eager;
   const bool acked = rndv || r.mode == Mode::sync;
-  if (acked && o.free_acks == 0) return false;
+  if (acked && o.acks.free_count == 0) return false;
   InboxMap& in = *o.inbox;
   const std::uint64_t R = in.ring_bytes, mask = R - 1;
   const std::uint64_t rec = rndv ? layout::kRecordAlign
@@ -46,12 +45,10 @@ bool try_write(OutRing& o, P2pRequest& r) {
   r.pipelined = rndv && g_pipeline && r.world_peer != g_rt.rank;
   if (r.pipelined) bits |= layout::kMsgPipe;
   if (acked) {
-    const auto slot = static_cast<std::uint32_t>(__builtin_ctzll(o.free_acks));
-    o.free_acks &= ~(std::uint64_t{1} << slot);
-    if (++o.gen[slot] == 0) o.gen[slot] = 1;
-    r.ack_slot = slot;
-    r.ack_gen = o.gen[slot];
-    bits |= layout::kMsgAcked | (slot << 8) | (static_cast<std::uint32_t>(r.ack_gen) << 16);
+    std::uint32_t gen = 0;
+    r.ack_slot = o.acks.take(gen);
+    r.ack_gen = static_cast<std::uint16_t>(gen);
+    bits |= layout::msg_ack_bits(r.ack_slot, gen);
   }
   h.kind_bits = bits;
   h.context = r.context;
@@ -62,7 +59,7 @@ bool try_write(OutRing& o, P2pRequest& r) {
   if (!rndv) {
     if (r.bytes > 0) types::pack_range(*r.type, *r.flat, r.buf, 0, r.bytes, body);
   } else if (r.pipelined) {
-    const layout::RndvPayload p{0};  // the data comes as `data` records
+    const layout::RndvPayload p{0};  // the data comes through the stream area
     std::memcpy(body, &p, sizeof p);
   } else {
     std::uint64_t addr;
@@ -126,7 +123,7 @@ bool push_streams() {
       if (!finished) break;
       o.streams.remove(r);
       --g_streaming;
-      o.free_acks |= std::uint64_t{1} << r->ack_slot;
+      o.acks.put(r->ack_slot);
       r->state = State::done;
     }
     if (g_streaming == 0) break;
@@ -170,7 +167,7 @@ bool collect_acks() {
       did = true;
     } else if (ack == r->ack_gen) {
       g_acking.remove(r);
-      o.free_acks |= std::uint64_t{1} << r->ack_slot;
+      o.acks.put(r->ack_slot);
       r->packed.reset();
       r->state = State::done;
       did = true;

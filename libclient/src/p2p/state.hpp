@@ -20,20 +20,44 @@ using State = P2pRequest::State;
 
 inline constexpr std::uint64_t kFirstPos = layout::kRecordAlign;  // fresh memory reads pos 0
 
+// The sender's side of a ring's ack slots: which are free, and each one's generation.
+struct AckSlots {
+  static constexpr std::uint32_t kWords = layout::kAckSlots / 64;
+  std::uint64_t free[kWords];
+  std::uint32_t free_count = layout::kAckSlots;
+  std::uint16_t gen[layout::kAckSlots] = {};
+  AckSlots() {
+    for (std::uint64_t& w : free) w = ~std::uint64_t{0};
+  }
+  // Takes a free slot (free_count > 0) and gives it its next generation.
+  std::uint32_t take(std::uint32_t& generation) {
+    std::uint32_t w = 0;
+    while (free[w] == 0) ++w;
+    const auto slot = w * 64 + static_cast<std::uint32_t>(__builtin_ctzll(free[w]));
+    free[w] &= ~(std::uint64_t{1} << (slot % 64));
+    --free_count;
+    if (++gen[slot] > layout::kGenMask) gen[slot] = 1;
+    generation = gen[slot];
+    return slot;
+  }
+  void put(std::uint32_t slot) {
+    free[slot / 64] |= std::uint64_t{1} << (slot % 64);
+    ++free_count;
+  }
+};
+
 // Our ring in a peer's inbox: we are its only writer.
 struct OutRing {
   InboxMap* inbox = nullptr;
   std::uint64_t tail = kFirstPos;   // position of our next record
   std::uint64_t head_seen = 0;      // the reader's head, as last read
-  std::uint64_t free_acks = ~std::uint64_t{0};  // bit i: ack slot i free
-  std::uint16_t gen[layout::kAckSlots] = {};
+  AckSlots acks;
   Queue<P2pRequest> pending;        // sends waiting for space or an ack slot, in order
   Queue<P2pRequest> streams;        // pipelined sends cleared to send, in CTS order
   std::uint64_t chunks_written = 0; // our StreamCtl::written
   std::uint64_t read_seen = 0;      // its StreamCtl::read, as last read
   bool stream_populated = false;
 };
-static_assert(layout::kAckSlots == 64, "free_acks is one 64-bit mask");
 
 // A ring in our inbox: we are its only reader.
 struct InRing {
