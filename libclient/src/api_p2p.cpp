@@ -62,13 +62,14 @@ int recv(const char* call, void* buf, MPI_Count count, MPI_Datatype dt, int sour
   P2pRequest r;
   r.internal = true;
   p2p::setup(r, P2pRequest::Op::recv, Mode::standard, a.c, buf, count, a.t, a.f, source, tag);
+  r.call = call;
   if ((rc = start_or_raise(r, a.c, call)) != MPI_SUCCESS) return rc;
   if (!p2p::wait(r, layout::P2pWait::recv)) {
     p2p::abandon(r);
     return p2p_aborted(a.c, call);
   }
   copy_recv_status(r.status, status);
-  return r.status.MPI_ERROR == MPI_SUCCESS ? MPI_SUCCESS : raise_receive_error(a.c, call, r.status.MPI_ERROR);
+  return r.status.MPI_ERROR == MPI_SUCCESS ? MPI_SUCCESS : raise_receive_error(a.c, r.status.MPI_ERROR);
 }
 
 int isend(const char* call, Mode mode, const void* buf, MPI_Count count, MPI_Datatype dt, int dest, int tag,
@@ -106,6 +107,7 @@ int irecv(const char* call, void* buf, MPI_Count count, MPI_Datatype dt, int sou
   if (!request_out_arg(call, request, a.c, rc)) return rc;
   P2pRequest* r = new_p2p_request(a.c);
   p2p::setup(*r, P2pRequest::Op::recv, Mode::standard, a.c, buf, count, a.t, a.f, source, tag);
+  r->call = call;
   if ((rc = start_or_raise(*r, a.c, call)) != MPI_SUCCESS) {
     delete r;
     return rc;
@@ -132,7 +134,7 @@ int sendrecv_run(const char* call, CommObj* c, P2pRequest& sr, P2pRequest& rr, M
     return p2p_aborted(c, call);
   }
   copy_recv_status(rr.status, status);
-  return rr.status.MPI_ERROR == MPI_SUCCESS ? MPI_SUCCESS : raise_receive_error(c, call, rr.status.MPI_ERROR);
+  return rr.status.MPI_ERROR == MPI_SUCCESS ? MPI_SUCCESS : raise_receive_error(c, rr.status.MPI_ERROR);
 }
 
 int sendrecv(const char* call, const void* sbuf, MPI_Count scount, MPI_Datatype stype, int dest, int stag, void* rbuf,
@@ -145,6 +147,7 @@ int sendrecv(const char* call, const void* sbuf, MPI_Count scount, MPI_Datatype 
   sr.internal = rr.internal = true;
   p2p::setup(sr, P2pRequest::Op::send, Mode::standard, s.c, sbuf, scount, s.t, s.f, dest, stag);
   p2p::setup(rr, P2pRequest::Op::recv, Mode::standard, r.c, rbuf, rcount, r.t, r.f, source, rtag);
+  rr.call = call;
   return sendrecv_run(call, s.c, sr, rr, status);
 }
 
@@ -165,6 +168,7 @@ int sendrecv_replace(const char* call, void* buf, MPI_Count count, MPI_Datatype 
   p2p::setup(sr, P2pRequest::Op::send, Mode::standard, s.c, copy.get(), static_cast<MPI_Count>(bytes), byte_type,
              types::flatten(byte_type), dest, stag);
   p2p::setup(rr, P2pRequest::Op::recv, Mode::standard, r.c, buf, count, r.t, r.f, source, rtag);
+  rr.call = call;
   return sendrecv_run(call, s.c, sr, rr, status);
 }
 

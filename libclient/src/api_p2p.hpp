@@ -3,6 +3,7 @@
 #pragma once
 
 #include <climits>
+#include <limits>
 #include <string>
 
 #include "api.hpp"
@@ -31,6 +32,11 @@ inline bool p2p_args(const char* call, MPI_Comm comm, MPI_Count count, MPI_Datat
   }
   a.t = committed_type_arg(dt, call, "datatype", rc, a.f, a.c);
   if (a.t == nullptr) return false;
+  if (a.t->size > 0 && count > std::numeric_limits<MPI_Count>::max() / a.t->size) {
+    rc = raise(a.c, MPI_ERR_COUNT, std::string(call) + ": count " + std::to_string(count) + " x type size " +
+                                       std::to_string(a.t->size) + " bytes overflows MPI_Count");
+    return false;
+  }
   const bool rank_ok = (peer >= 0 && peer < a.c->size) || peer == MPI_PROC_NULL || (!send && peer == MPI_ANY_SOURCE);
   if (!rank_ok) {
     rc = raise(a.c, MPI_ERR_RANK, std::string(call) + ": " + (send ? "dest " : "source ") + std::to_string(peer) +
@@ -74,10 +80,9 @@ inline void copy_recv_status(const MPI_Status& from, MPI_Status* to) {
 // The error of a blocking call that waited: the abort, if the job died.
 int p2p_aborted(CommObj* c, const char* call);
 
-// A failed receive's error (e.g. MPI_ERR_TRUNCATE, its text made by the engine), raised
-// by the blocking `call` on c: the message then names the call.
-inline int raise_receive_error(CommObj* c, const char* call, int code) {
-  return raise(c, error_class_of(code), std::string(call) + ": " + error_text(code));
-}
+// A failed receive's error (e.g. MPI_ERR_TRUNCATE), raised on c. The engine's text
+// starts with the call that posted the receive (P2pRequest::call), so it also names the
+// call when MPI_Wait & co. return it.
+inline int raise_receive_error(CommObj* c, int code) { return invoke_errhandler(c, code); }
 
 }  // namespace shmpi::client

@@ -19,6 +19,7 @@ int make_init(const char* call, P2pRequest::Op op, Mode mode, const void* buf, M
   if (!request_out_arg(call, request, a.c, rc)) return rc;
   P2pRequest* r = new_p2p_request(a.c);
   p2p::setup(*r, op, mode, a.c, buf, count, a.t, a.f, peer, tag);
+  r->call = call;
   r->persistent = true;
   r->active = false;
   r->state = P2pRequest::State::inactive;

@@ -99,7 +99,13 @@ bool mrecv_buf(const char* call, MPI_Count count, MPI_Datatype dt, P2pArgs& a, i
     return false;
   }
   a.t = committed_type_arg(dt, call, "datatype", rc, a.f);
-  return a.t != nullptr;
+  if (a.t == nullptr) return false;
+  if (a.t->size > 0 && count > std::numeric_limits<MPI_Count>::max() / a.t->size) {
+    rc = raise(nullptr, MPI_ERR_COUNT, std::string(call) + ": count " + std::to_string(count) + " x type size " +
+                                           std::to_string(a.t->size) + " bytes overflows MPI_Count");
+    return false;
+  }
+  return true;
 }
 
 int mrecv(const char* call, void* buf, MPI_Count count, MPI_Datatype dt, MPI_Message* message, MPI_Status* status,
@@ -124,6 +130,7 @@ int mrecv(const char* call, void* buf, MPI_Count count, MPI_Datatype dt, MPI_Mes
     q.complete.store(true, std::memory_order_relaxed);
   } else {
     p2p::setup(q, P2pRequest::Op::recv, p2p::Mode::standard, c, buf, count, a.t, a.f, MPI_ANY_SOURCE, MPI_ANY_TAG);
+    q.call = call;
     p2p::receive_message(q, u);  // a pipelined message is still streaming after this
   }
   if (r != nullptr) {
@@ -135,7 +142,7 @@ int mrecv(const char* call, void* buf, MPI_Count count, MPI_Datatype dt, MPI_Mes
     return p2p_aborted(c, call);
   }
   copy_recv_status(q.status, status);
-  return q.status.MPI_ERROR == MPI_SUCCESS ? MPI_SUCCESS : raise_receive_error(c, call, q.status.MPI_ERROR);
+  return q.status.MPI_ERROR == MPI_SUCCESS ? MPI_SUCCESS : raise_receive_error(c, q.status.MPI_ERROR);
 }
 
 }  // namespace

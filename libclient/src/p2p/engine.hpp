@@ -50,6 +50,7 @@ struct P2pRequest : RequestObj {
   Mode mode = Mode::standard;
   State state = State::inactive;
   bool internal = false;      // a blocking call's request on its stack: never registered
+  const char* call = "";      // the call that posted it, for error messages (a literal)
   CommObj* comm = nullptr;
   std::uint32_t context = 0;
   int my_rank = 0;            // in comm (a send's source)

@@ -64,14 +64,16 @@ void deliver(P2pRequest& r, std::uint32_t sender, std::uint32_t bits, int src, i
         if (ok) types::unpack_range(*r.type, *r.flat, tmp.get(), 0, static_cast<MPI_Count>(n), r.buf);
       }
       if (!ok) {
-        err = make_error_code(MPI_ERR_OTHER, "the receive from rank " + std::to_string(src) + " could not copy " +
+        err = make_error_code(MPI_ERR_OTHER, std::string(r.call) + ": the receive from rank " + std::to_string(src) +
+                                                 " could not copy " +
                                                  std::to_string(n) + " bytes out of the sender (pid " +
                                                  std::to_string(pid) + "): " + std::strerror(errno));
       }
     }
   }
   if (err == MPI_SUCCESS && bytes > cap) {
-    err = make_error_code(MPI_ERR_TRUNCATE, "the message from rank " + std::to_string(src) + " (tag " +
+    err = make_error_code(MPI_ERR_TRUNCATE, std::string(r.call) + ": the message from rank " + std::to_string(src) +
+                                                " (tag " +
                                                 std::to_string(tag) + ") has " + std::to_string(bytes) +
                                                 " bytes, the receive buffer holds " + std::to_string(cap) +
                                                 " (count x type size); the first " + std::to_string(cap) +
