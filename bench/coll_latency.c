@@ -82,6 +82,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "case_util.h"
+#include "local_add.h"
 #include "rma_util.h"
 
 enum coll {
@@ -105,7 +107,6 @@ static const char* const coll_names[C_COUNT] = {
     "reduce",   "allreduce", "reduce_nc", "allreduce_nc", "reduce_scatter_block",
     "alltoall", "copy",      "reduce_ref"};
 
-#define MAX_LIST 32
 #define MAX_RANKS 64 /* message ids (sender * p + destination) stay below 4096: stamps unique */
 #define MAX_BYTES (64L << 20) /* per message: p x SIZE stays an int count of doubles */
 #define CTL_VALS (3 * MAX_REPS + 2) /* values per rank and control step */
@@ -116,9 +117,7 @@ static int is_nc(enum coll c) { return c == C_REDUCE_NC || c == C_ALLREDUCE_NC; 
 struct ctx {
   int rank, p;
   MPI_Comm comm;
-  MPI_Win ctl; /* control window: CTL_VALS doubles per rank, two sets (alternate steps) */
-  double* ctl_base;
-  long ctl_step;
+  struct ctl ctl; /* control window: CTL_VALS doubles per rank and step */
   double* sbuf; /* send and receive buffers: what the largest case needs here (buffer_needs) */
   double* rbuf;
   double* ref_a; /* rank 0: references, largest REF_SIZE each */
@@ -130,11 +129,7 @@ struct ctx {
   long bad; /* calls of the current case in which this rank received wrong values */
 };
 
-static int lookup(const char* s) {
-  for (int i = 0; i < C_COUNT; ++i)
-    if (strcmp(s, coll_names[i]) == 0) return i;
-  return -1;
-}
+static const struct case_words words = {"coll_latency", "calls", "elements in the last call's results"};
 
 /* ---- The non-commutative op ----------------------------------------------------------- */
 
@@ -149,33 +144,6 @@ static void affine_compose(void* invec, void* inoutvec, int* len, MPI_Datatype* 
     y[2 * i] = a;
     y[2 * i + 1] = b;
   }
-}
-
-/* ---- The reduce reference: a[i] += b[i] (as rma_latency.c's local) --------------------- */
-
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define LOCAL_ADD_AVX2 1
-__attribute__((noinline, optimize("O3"), target("avx2"))) static void local_add_avx2(double* restrict a,
-                                                                                     const double* restrict b, long n) {
-  for (long i = 0; i < n; ++i) a[i] += b[i];
-}
-__attribute__((noinline, optimize("O3"))) static void local_add_base(double* restrict a, const double* restrict b,
-                                                                     long n) {
-  for (long i = 0; i < n; ++i) a[i] += b[i];
-}
-#else
-static void local_add_base(double* restrict a, const double* restrict b, long n) {
-  for (long i = 0; i < n; ++i) a[i] += b[i];
-}
-#endif
-
-static void (*local_add)(double* restrict, const double* restrict, long) = local_add_base;
-
-static void select_local_add(void) {
-#ifdef LOCAL_ADD_AVX2
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) local_add = local_add_avx2;
-#endif
 }
 
 /* ---- Data ------------------------------------------------------------------------------- */
@@ -461,27 +429,6 @@ static long verify_case(struct ctx* c, enum coll coll, long n, long k) {
   return wrong;
 }
 
-/* ---- Control: agreeing and combining outside the timed loops, without collectives ------- */
-
-/* v[0..nv) := the maximum over all ranks of v[0..nv). Every rank puts its values into its
- * own slot of every rank's control window; one fence completes them (the window stays in a
- * fence epoch between steps; steps alternate between two slot sets, so a fast rank's next
- * step cannot overwrite values a slow rank has yet to read). */
-static void ctl_allmax(struct ctx* c, double* v, int nv) {
-  const int set = (int)(c->ctl_step++ & 1);
-  const MPI_Aint disp = ((MPI_Aint)set * c->p + c->rank) * CTL_VALS;
-  for (int t = 0; t < c->p; ++t) MPI_Put(v, nv, MPI_DOUBLE, t, disp, nv, MPI_DOUBLE, c->ctl);
-  MPI_Win_fence(0, c->ctl);
-  for (int j = 0; j < nv; ++j) {
-    double m = v[j];
-    for (int r = 0; r < c->p; ++r) {
-      const double x = c->ctl_base[((long)set * c->p + r) * CTL_VALS + j];
-      if (x > m) m = x;
-    }
-    v[j] = m;
-  }
-}
-
 /* ---- One case --------------------------------------------------------------------------- */
 
 /* One case (coll, bytes). Returns 1 if its checks passed (on every rank). */
@@ -493,25 +440,17 @@ static int run_case(struct ctx* c, enum coll coll, long bytes, long iters, long 
   reset_case(c, coll, n); /* no barrier needed: a receive buffer is the library's only inside the call */
 
   long k = 0; /* calls so far in this case: the stamps' iteration */
-  double pace[WARMUP_CHUNKS]; /* seconds per call of each warmup chunk (max over ranks) */
-  int chunks = 0;
-  long warmed = 0;
-  double spent = 0.0;
+  struct warmup w = {.total = warmup}; /* paces: seconds per call, max over ranks */
   if (looping) {
-    for (long len; (len = warmup_chunk(warmup, warmed, chunks)) > 0;) {
+    for (long len; (len = warmup_next(&w)) > 0;) {
       const double w0 = now_s();
       for (long i = 0; i < len; ++i) iteration(c, coll, n, k++);
       const double dt = now_s() - w0;
-      double v[2] = {dt / (double)len, spent + dt}; /* pace, warmup time so far */
-      if (all) ctl_allmax(c, v, 2);
-      pace[chunks++] = v[0];
-      spent = v[1];
-      warmed += len;
-      if (spent > WARMUP_BUDGET_S) break; /* the same decision on every rank */
+      if (warmup_step(&w, all ? &c->ctl : NULL, dt / (double)len, dt, len)) break;
     }
   }
   const long floor = iters_floor(iters);
-  iters = capped_iters(iters, median_pace(pace, chunks), LOOP_BUDGET_S, floor);
+  iters = warmup_capped(&w, iters, floor);
 
   /* Per loop, on every rank: its start (right after the barrier) and end on the node's
    * CLOCK_MONOTONIC, and its own time. Combined over the ranks at the end, and after a loop
@@ -531,7 +470,7 @@ static int run_case(struct ctx* c, enum coll coll, long bytes, long iters, long 
     loop_iters[r] = iters;
     if (r + 1 < reps && iters > floor) {
       double span[2] = {-t0, t1};
-      if (all) ctl_allmax(c, span, 2);
+      if (all) ctl_allmax(&c->ctl, span, 2);
       iters = next_loop_iters(iters, span[0] + span[1], LOOP_BUDGET_S, floor);
     }
   }
@@ -543,49 +482,28 @@ static int run_case(struct ctx* c, enum coll coll, long bytes, long iters, long 
     v[3 * reps] = (double)c->bad;
     v[3 * reps + 1] = (double)verify_case(c, coll, n, k - 1);
   }
-  if (all) ctl_allmax(c, v, 3 * reps + 2);
+  if (all) ctl_allmax(&c->ctl, v, 3 * reps + 2);
   double us[MAX_REPS], tmax[MAX_REPS];
   for (int r = 0; r < reps; ++r) {
     us[r] = 1e6 * (v[3 * r] + v[3 * r + 1]) / (double)loop_iters[r];
     tmax[r] = 1e6 * v[3 * r + 2] / (double)loop_iters[r];
   }
   const double bad[2] = {v[3 * reps], v[3 * reps + 1]};
-  int ok = bad[0] == 0.0 && bad[1] == 0.0;
+  const int ok = bad[0] == 0.0 && bad[1] == 0.0;
   char name[128];
   if (coll == C_BARRIER)
     snprintf(name, sizeof name, "coll_barrier");
   else
     snprintf(name, sizeof name, "coll_%s_%ld", coll_names[coll], bytes);
   if (c->rank == 0) {
-    if (ok) {
-      char extra[64];
-      snprintf(extra, sizeof extra, "tmax_median_us=%.4f", median_pace(tmax, reps));
-      print_result_extra(name, c->p, us, reps, iters, extra);
-    } else {
-      fprintf(stderr,
-              "coll_latency: %s: WRONG RESULT (ranks=%d; worst rank: %.0f of %ld calls had wrong values, %.0f wrong "
-              "elements in the last call's results)\n",
-              name, c->p, bad[0], k, bad[1]);
-      fflush(stderr);
-    }
+    char extra[64] = "";
+    if (ok) snprintf(extra, sizeof extra, "tmax_median_us=%.4f", median_pace(tmax, reps));
+    report_case(&words, name, c->p, us, reps, iters, extra, bad, k);
   }
   return ok; /* references: rank 0 alone knows (the others did no work) */
 }
 
 /* ---- Main ------------------------------------------------------------------------------- */
-
-static int parse_sizes(char* s, long* out, int* count, long* max) {
-  char* toks[MAX_LIST];
-  const int m = split_list(s, toks, MAX_LIST);
-  for (int i = 0; i < m; ++i) {
-    char* end = NULL;
-    const long v = strtol(toks[i], &end, 10);
-    if (end == toks[i] || *end != '\0' || v < 8 || v % 8 != 0 || v > MAX_BYTES) return 0;
-    out[(*count)++] = v;
-    if (v > *max) *max = v;
-  }
-  return m > 0;
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -593,29 +511,11 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  int ok = argc == 6 || argc == 7;
-  const long iters = parse_arg(argc, argv, 1, 20000, 1, 1000000000L, &ok);
-  const long warmup = parse_arg(argc, argv, 2, 2000, 0, 1000000000L, &ok);
-  const int reps = (int)parse_arg(argc, argv, 3, 5, 1, MAX_REPS, &ok);
-  int colls[MAX_LIST], ncolls = 0, nsizes = 0, nref = 0;
-  long sizes[MAX_LIST], ref_sizes[MAX_LIST], max_bytes = 8, max_ref = 8;
-  if (ok) {
-    char* toks[MAX_LIST];
-    const int m = split_list(argv[4], toks, MAX_LIST);
-    for (int i = 0; i < m; ++i)
-      if ((colls[ncolls++] = lookup(toks[i])) < 0) ok = 0;
-    ok = ok && ncolls > 0 && parse_sizes(argv[5], sizes, &nsizes, &max_bytes);
-    if (ok && argc == 7)
-      ok = parse_sizes(argv[6], ref_sizes, &nref, &max_ref);
-    else if (ok) {
-      memcpy(ref_sizes, sizes, sizeof sizes);
-      nref = nsizes;
-      max_ref = max_bytes;
-    }
-    for (int i = 0; ok && i < ncolls; ++i)
-      for (int j = 0; j < nsizes; ++j)
-        if (is_nc((enum coll)colls[i]) && sizes[j] % 16 != 0) ok = 0;
-  }
+  struct case_args a;
+  int ok = parse_case_args(argc, argv, coll_names, C_COUNT, MAX_BYTES, &a);
+  for (int i = 0; ok && i < a.nnames; ++i)
+    for (int j = 0; j < a.nsizes; ++j)
+      if (is_nc((enum coll)a.names[i]) && a.sizes[j] % 16 != 0) ok = 0;
   if (!ok || size > MAX_RANKS) {
     if (rank == 0)
       fprintf(stderr,
@@ -631,22 +531,19 @@ int main(int argc, char** argv) {
 
   struct ctx c = {.rank = rank, .p = size, .comm = MPI_COMM_WORLD};
   select_local_add();
-  MPI_Win_allocate((MPI_Aint)(2 * size * CTL_VALS * sizeof(double)), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
-                   &c.ctl_base, &c.ctl);
-  memset(c.ctl_base, 0, 2 * (size_t)size * CTL_VALS * sizeof(double));
-  MPI_Win_fence(MPI_MODE_NOPRECEDE, c.ctl);
+  ctl_open(&c.ctl, rank, size, CTL_VALS);
   long sbytes = 64, rbytes = 64; /* what the largest case of any collective needs on this rank */
-  for (int i = 0; i < ncolls; ++i)
-    for (int j = 0; j < nsizes; ++j) {
+  for (int i = 0; i < a.nnames; ++i)
+    for (int j = 0; j < a.nsizes; ++j) {
       long sb, rb;
-      buffer_needs((enum coll)colls[i], rank, size, sizes[j], &sb, &rb);
+      buffer_needs((enum coll)a.names[i], rank, size, a.sizes[j], &sb, &rb);
       if (sb > sbytes) sbytes = sb;
       if (rb > rbytes) rbytes = rb;
     }
   c.sbuf = bench_alloc((size_t)sbytes);
   c.rbuf = bench_alloc((size_t)rbytes);
-  c.ref_a = bench_alloc(rank == 0 ? (size_t)max_ref : 64);
-  c.ref_b = bench_alloc(rank == 0 ? (size_t)max_ref : 64);
+  c.ref_a = bench_alloc(rank == 0 ? (size_t)a.max_ref : 64);
+  c.ref_b = bench_alloc(rank == 0 ? (size_t)a.max_ref : 64);
   c.counts = calloc((size_t)size, sizeof(int));
   c.displs = calloc((size_t)size, sizeof(int));
   if (c.counts == NULL || c.displs == NULL) MPI_Abort(MPI_COMM_WORLD, 1);
@@ -655,22 +552,21 @@ int main(int argc, char** argv) {
   MPI_Op_create(affine_compose, 0, &c.affine);
 
   int all_ok = 1;
-  for (int i = 0; i < ncolls; ++i) {
-    const enum coll coll = (enum coll)colls[i];
+  for (int i = 0; i < a.nnames; ++i) {
+    const enum coll coll = (enum coll)a.names[i];
     if (coll == C_BARRIER) {
-      all_ok &= run_case(&c, coll, 0, iters, warmup, reps);
+      all_ok &= run_case(&c, coll, 0, a.iters, a.warmup, a.reps);
       continue;
     }
-    const long* sz = is_reference(coll) ? ref_sizes : sizes;
-    const int nsz = is_reference(coll) ? nref : nsizes;
+    const long* sz = is_reference(coll) ? a.ref_sizes : a.sizes;
+    const int nsz = is_reference(coll) ? a.nref : a.nsizes;
     for (int j = 0; j < nsz; ++j) {
-      const long it = iters_for_size(iters, sz[j], 4), w = iters_for_size(warmup, sz[j], 1);
-      all_ok &= run_case(&c, coll, sz[j], it, warmup ? w : 0, reps);
+      const long it = iters_for_size(a.iters, sz[j], 4), w = iters_for_size(a.warmup, sz[j], 1);
+      all_ok &= run_case(&c, coll, sz[j], it, a.warmup ? w : 0, a.reps);
     }
   }
 
-  MPI_Win_fence(MPI_MODE_NOSUCCEED, c.ctl);
-  MPI_Win_free(&c.ctl);
+  ctl_close(&c.ctl);
   MPI_Op_free(&c.affine);
   MPI_Type_free(&c.pair);
   free(c.sbuf);

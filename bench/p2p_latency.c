@@ -70,6 +70,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "case_util.h"
 #include "rma_util.h"
 
 enum mode { M_PINGPONG, M_BW, M_COPY, M_COUNT };
@@ -77,7 +78,6 @@ static const char* const mode_names[M_COUNT] = {"pingpong", "bw", "copy"};
 static const char* const mode_tags[M_COUNT] = {"p2p_latency", "p2p_bw", "p2p_copy"};
 
 #define WINDOW 64 /* osu_bw's default window */
-#define MAX_LIST 32
 #define MAX_RANKS 64 /* message ids (2 x pair + direction) stay below 128: stamps unique */
 #define MAX_BYTES (64L << 20) /* per message; bw: at most 16 MiB (64 receive buffers) */
 #define MAX_BW_BYTES (16L << 20)
@@ -93,9 +93,7 @@ struct ctx {
   int first; /* this rank starts the exchanges (even rank), and sends in bw */
   long m_send, m_recv; /* message ids: what this rank sends, what it receives */
   MPI_Comm comm;
-  MPI_Win ctl; /* control window: CTL_VALS doubles per rank, two sets (alternate steps) */
-  double* ctl_base;
-  long ctl_step;
+  struct ctl ctl; /* control window: CTL_VALS doubles per rank and step */
   uint32_t* sbuf; /* send buffer: the largest pingpong/bw message */
   uint32_t* rbuf; /* receive buffers: the largest pingpong message, or WINDOW bw messages */
   uint32_t* ref_a; /* rank 0: copy destination and source, largest REF_SIZE each */
@@ -105,11 +103,7 @@ struct ctx {
   long bad; /* iterations of the current case in which this rank saw wrong values */
 };
 
-static int lookup(const char* s) {
-  for (int i = 0; i < M_COUNT; ++i)
-    if (strcmp(s, mode_names[i]) == 0) return i;
-  return -1;
-}
+static const struct case_words words = {"p2p_latency", "iterations", "words in the last iteration"};
 
 /* ---- Data ------------------------------------------------------------------------------- */
 
@@ -239,27 +233,6 @@ static long verify_case(struct ctx* c, enum mode mode, long nw, long k) {
   return wrong;
 }
 
-/* ---- Control: agreeing and combining outside the timed loops, without collectives ------- */
-
-/* v[0..nv) := the maximum over all ranks of v[0..nv) (as coll_latency.c): every rank puts
- * its values into its own slot of every rank's control window, one fence completes them;
- * steps alternate between two slot sets, so a fast rank's next step cannot overwrite values
- * a slow rank has yet to read. */
-static void ctl_allmax(struct ctx* c, double* v, int nv) {
-  const int set = (int)(c->ctl_step++ & 1);
-  const MPI_Aint disp = ((MPI_Aint)set * c->p + c->rank) * CTL_VALS;
-  for (int t = 0; t < c->p; ++t) MPI_Put(v, nv, MPI_DOUBLE, t, disp, nv, MPI_DOUBLE, c->ctl);
-  MPI_Win_fence(0, c->ctl);
-  for (int j = 0; j < nv; ++j) {
-    double m = v[j];
-    for (int r = 0; r < c->p; ++r) {
-      const double x = c->ctl_base[((long)set * c->p + r) * CTL_VALS + j];
-      if (x > m) m = x;
-    }
-    v[j] = m;
-  }
-}
-
 /* ---- One case --------------------------------------------------------------------------- */
 
 /* One case (mode, bytes). Returns 1 if its checks passed (on every rank). */
@@ -273,32 +246,24 @@ static int run_case(struct ctx* c, enum mode mode, long bytes, long iters, long 
   reset_case(c, mode, nw); /* no barrier needed: a receive buffer is the library's only inside a call */
 
   long k = 0; /* iterations so far in this case: the stamps' iteration */
-  double pace[WARMUP_CHUNKS]; /* seconds per iteration of each warmup chunk (max over ranks) */
-  int chunks = 0;
-  long warmed = 0;
-  double spent = 0.0;
+  struct warmup w = {.total = warmup}; /* paces: max over ranks */
   if (all || c->rank == 0) { /* copy: rank 0 alone warms up; otherwise every rank, idle ones too */
     /* One iteration first that sets no pace: the first message of a launch, or of a new
      * size, can cost a connection or protocol set-up, which the warmup would otherwise take
      * for the pace of every iteration (and cut the loops to their floor). */
     if (looping && warmup > 0) iteration(c, mode, nw, k);
     k += warmup > 0;
-    for (long len; (len = warmup_chunk(warmup, warmed, chunks)) > 0;) {
+    for (long len; (len = warmup_next(&w)) > 0;) {
       const double w0 = now_s();
       if (looping)
         for (long i = 0; i < len; ++i) iteration(c, mode, nw, k + i);
       k += len;
       const double dt = now_s() - w0;
-      double v[2] = {looping ? dt / (double)len : 0.0, spent + dt}; /* pace, warmup time so far */
-      if (all) ctl_allmax(c, v, 2);
-      pace[chunks++] = v[0];
-      spent = v[1];
-      warmed += len;
-      if (spent > WARMUP_BUDGET_S) break; /* the same decision on every rank */
+      if (warmup_step(&w, all ? &c->ctl : NULL, looping ? dt / (double)len : 0.0, dt, len)) break;
     }
   }
   const long floor = iters_floor(iters);
-  iters = capped_iters(iters, median_pace(pace, chunks), LOOP_BUDGET_S, floor);
+  iters = warmup_capped(&w, iters, floor);
 
   /* Per loop: rank 0's own time (the measure) and every rank's own time (combined: the
    * slowest, tmax). */
@@ -316,7 +281,7 @@ static int run_case(struct ctx* c, enum mode mode, long bytes, long iters, long 
     loop_iters[r] = iters;
     if (r + 1 < reps && iters > floor) {
       double t[1] = {own[r]};
-      if (all) ctl_allmax(c, t, 1);
+      if (all) ctl_allmax(&c->ctl, t, 1);
       iters = next_loop_iters(iters, t[0], LOOP_BUDGET_S, floor);
     }
   }
@@ -329,7 +294,7 @@ static int run_case(struct ctx* c, enum mode mode, long bytes, long iters, long 
     v[reps] = (double)c->bad;
     v[reps + 1] = (double)verify_case(c, mode, nw, k - 1);
   }
-  if (all) ctl_allmax(c, v, reps + 2);
+  if (all) ctl_allmax(&c->ctl, v, reps + 2);
   double us[MAX_REPS], tmax[MAX_REPS];
   for (int r = 0; r < reps; ++r) {
     us[r] = 1e6 * own[r] / ((double)loop_iters[r] * msgs);
@@ -340,40 +305,21 @@ static int run_case(struct ctx* c, enum mode mode, long bytes, long iters, long 
   char name[64];
   snprintf(name, sizeof name, "%s_%ld", mode_tags[mode], bytes);
   if (c->rank == 0) {
+    char extra[96] = "";
     if (ok) {
       const double med = median_pace(us, reps); /* sorts us[]; print_result_extra sorts it again */
-      char extra[96];
       if (all)
         snprintf(extra, sizeof extra, "tmax_median_us=%.4f mbps_median=%.1f", median_pace(tmax, reps),
                  (double)bytes / med);
       else
         snprintf(extra, sizeof extra, "mbps_median=%.1f", (double)bytes / med);
-      print_result_extra(name, c->p, us, reps, iters, extra);
-    } else {
-      fprintf(stderr,
-              "p2p_latency: %s: WRONG RESULT (ranks=%d; worst rank: %.0f of %ld iterations had wrong values, %.0f "
-              "wrong words in the last iteration)\n",
-              name, c->p, bad[0], k, bad[1]);
-      fflush(stderr);
     }
+    report_case(&words, name, c->p, us, reps, iters, extra, bad, k);
   }
   return ok; /* copy: rank 0 alone knows (the others did no work) */
 }
 
 /* ---- Main ------------------------------------------------------------------------------- */
-
-static int parse_sizes(char* s, long* out, int* count, long* max) {
-  char* toks[MAX_LIST];
-  const int m = split_list(s, toks, MAX_LIST);
-  for (int i = 0; i < m; ++i) {
-    char* end = NULL;
-    const long v = strtol(toks[i], &end, 10);
-    if (end == toks[i] || *end != '\0' || v < 8 || v % 8 != 0 || v > MAX_BYTES) return 0;
-    out[(*count)++] = v;
-    if (v > *max) *max = v;
-  }
-  return m > 0;
-}
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
@@ -381,33 +327,15 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
-  int ok = argc == 6 || argc == 7;
-  const long iters = parse_arg(argc, argv, 1, 20000, 1, 1000000000L, &ok);
-  const long warmup = parse_arg(argc, argv, 2, 2000, 0, 1000000000L, &ok);
-  const int reps = (int)parse_arg(argc, argv, 3, 5, 1, MAX_REPS, &ok);
-  int modes[MAX_LIST], nmodes = 0, nsizes = 0, nref = 0, transfers = 0;
-  long sizes[MAX_LIST], ref_sizes[MAX_LIST], max_bytes = 8, max_ref = 8;
-  if (ok) {
-    char* toks[MAX_LIST];
-    const int m = split_list(argv[4], toks, MAX_LIST);
-    for (int i = 0; i < m; ++i) {
-      modes[nmodes] = lookup(toks[i]);
-      if (modes[nmodes] < 0) ok = 0;
-      if (modes[nmodes++] != M_COPY) transfers = 1;
-    }
-    ok = ok && nmodes > 0 && parse_sizes(argv[5], sizes, &nsizes, &max_bytes);
-    if (ok && argc == 7)
-      ok = parse_sizes(argv[6], ref_sizes, &nref, &max_ref);
-    else if (ok) {
-      memcpy(ref_sizes, sizes, sizeof sizes);
-      nref = nsizes;
-      max_ref = max_bytes;
-    }
-  }
+  struct case_args a;
+  int ok = parse_case_args(argc, argv, mode_names, M_COUNT, MAX_BYTES, &a);
+  int transfers = 0, copies = 0;
   long bw_max = 0, pp_max = 0;
-  for (int i = 0; ok && i < nmodes; ++i) {
-    if (modes[i] == M_BW) bw_max = max_bytes;
-    if (modes[i] == M_PINGPONG) pp_max = max_bytes;
+  for (int i = 0; ok && i < a.nnames; ++i) {
+    transfers |= a.names[i] != M_COPY;
+    copies |= a.names[i] == M_COPY;
+    if (a.names[i] == M_BW) bw_max = a.max_bytes;
+    if (a.names[i] == M_PINGPONG) pp_max = a.max_bytes;
   }
   if (!ok || size > MAX_RANKS || (transfers && size < 2) || bw_max > MAX_BW_BYTES) {
     if (rank == 0)
@@ -427,10 +355,7 @@ int main(int argc, char** argv) {
   c.first = rank % 2 == 0;
   c.m_send = 2L * (rank / 2) + (c.first ? 0 : 1);
   c.m_recv = 2L * (rank / 2) + (c.first ? 1 : 0);
-  MPI_Win_allocate((MPI_Aint)(2 * size * CTL_VALS * sizeof(double)), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
-                   &c.ctl_base, &c.ctl);
-  memset(c.ctl_base, 0, 2 * (size_t)size * CTL_VALS * sizeof(double));
-  MPI_Win_fence(MPI_MODE_NOPRECEDE, c.ctl);
+  ctl_open(&c.ctl, rank, size, CTL_VALS);
   /* Only what this rank needs (first-touch page faults cost ~10-75 us a page on these VMs):
    * pingpong sends and receives one message; bw's sender one message, its receiver 64. */
   long sbytes = 64, rbytes = 64;
@@ -443,26 +368,23 @@ int main(int argc, char** argv) {
   }
   c.sbuf = bench_alloc((size_t)sbytes);
   c.rbuf = bench_alloc((size_t)rbytes);
-  int copies = 0;
-  for (int i = 0; i < nmodes; ++i) copies |= modes[i] == M_COPY;
-  c.ref_a = bench_alloc(rank == 0 && copies ? (size_t)max_ref : 64);
-  c.ref_b = bench_alloc(rank == 0 && copies ? (size_t)max_ref : 64);
+  c.ref_a = bench_alloc(rank == 0 && copies ? (size_t)a.max_ref : 64);
+  c.ref_b = bench_alloc(rank == 0 && copies ? (size_t)a.max_ref : 64);
 
   int all_ok = 1;
-  for (int i = 0; i < nmodes; ++i) {
-    const enum mode mode = (enum mode)modes[i];
-    const long* sz = mode == M_COPY ? ref_sizes : sizes;
-    const int nsz = mode == M_COPY ? nref : nsizes;
+  for (int i = 0; i < a.nnames; ++i) {
+    const enum mode mode = (enum mode)a.names[i];
+    const long* sz = mode == M_COPY ? a.ref_sizes : a.sizes;
+    const int nsz = mode == M_COPY ? a.nref : a.nsizes;
     for (int j = 0; j < nsz; ++j) {
       /* Data per iteration: a bw iteration moves a window of 64 messages. */
       const long per_iter = mode == M_BW ? WINDOW * sz[j] : sz[j];
-      const long it = iters_for_size(iters, per_iter, 4), w = iters_for_size(warmup, per_iter, 1);
-      all_ok &= run_case(&c, mode, sz[j], it, warmup ? w : 0, reps);
+      const long it = iters_for_size(a.iters, per_iter, 4), w = iters_for_size(a.warmup, per_iter, 1);
+      all_ok &= run_case(&c, mode, sz[j], it, a.warmup ? w : 0, a.reps);
     }
   }
 
-  MPI_Win_fence(MPI_MODE_NOSUCCEED, c.ctl);
-  MPI_Win_free(&c.ctl);
+  ctl_close(&c.ctl);
   free(c.sbuf);
   free(c.rbuf);
   free(c.ref_a);

@@ -60,6 +60,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "local_add.h"
 #include "rma_util.h"
 
 enum op { OP_FOP, OP_CAS, OP_ACC, OP_GET_ACC, OP_PUT, OP_GET, OP_EMPTY, OP_BARRIER, OP_LOCAL, OP_COUNT };
@@ -68,8 +69,6 @@ static const char* const op_names[OP_COUNT] = {"fop", "cas",   "acc",     "get_a
 
 enum sync { SYNC_LOCK, SYNC_LOCKX, SYNC_LOCK_ALL, SYNC_FLUSH, SYNC_FLUSH_LOCAL, SYNC_FENCE, SYNC_PSCW, SYNC_COUNT };
 static const char* const sync_names[SYNC_COUNT] = {"lock", "lockx", "lock_all", "flush", "flush_local", "fence", "pscw"};
-
-#define MAX_LIST 32
 
 struct ctx {
   int rank;
@@ -85,45 +84,6 @@ struct ctx {
   int acc_double; /* acc/get_acc element type: 1 double, 0 int64 */
   long bad; /* fetched values that were not what the target must have held */
 };
-
-static int lookup(const char* s, const char* const* names, int n) {
-  for (int i = 0; i < n; ++i)
-    if (strcmp(s, names[i]) == 0) return i;
-  return -1;
-}
-
-/* ---- The local reference: a[i] += b[i] ------------------------------------------------ */
-
-/* GCC (what mpicc runs for all three libraries here): the loop at -O3, and once more for
- * AVX2, picked at run time. Elsewhere the plain loop at the caller's flags. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define LOCAL_ADD_AVX2 1
-__attribute__((noinline, optimize("O3"), target("avx2"))) static void local_add_avx2(double* restrict a,
-                                                                                   const double* restrict b, long n) {
-  for (long i = 0; i < n; ++i) a[i] += b[i];
-}
-__attribute__((noinline, optimize("O3"))) static void local_add_base(double* restrict a, const double* restrict b,
-                                                                     long n) {
-  for (long i = 0; i < n; ++i) a[i] += b[i];
-}
-#else
-static void local_add_base(double* restrict a, const double* restrict b, long n) {
-  for (long i = 0; i < n; ++i) a[i] += b[i];
-}
-#endif
-
-static void (*local_add)(double* restrict, const double* restrict, long) = local_add_base;
-
-static const char* select_local_add(void) {
-#ifdef LOCAL_ADD_AVX2
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2")) {
-    local_add = local_add_avx2;
-    return "avx2";
-  }
-#endif
-  return "baseline";
-}
 
 /* ---- Elements and synchronization ----------------------------------------------------- */
 
@@ -415,23 +375,10 @@ int main(int argc, char** argv) {
   int ops[MAX_LIST], nops = 0, nsizes = 0, acc_double = 1;
   long sizes[MAX_LIST], max_bytes = 8;
   if (ok) {
-    sync = lookup(argv[4], sync_names, SYNC_COUNT);
+    sync = lookup_name(argv[4], sync_names, SYNC_COUNT);
     ok = sync >= 0 && parse_flavour(argv[5], &flav);
-    char* toks[MAX_LIST];
-    const int n = ok ? split_list(argv[6], toks, MAX_LIST) : 0;
-    for (int i = 0; i < n; ++i)
-      if ((ops[nops++] = lookup(toks[i], op_names, OP_COUNT)) < 0) ok = 0;
-    const int m = ok ? split_list(argv[7], toks, MAX_LIST) : 0;
-    for (int i = 0; i < m; ++i) {
-      char* end = NULL;
-      sizes[nsizes] = strtol(toks[i], &end, 10);
-      if (end == toks[i] || *end != '\0' || sizes[nsizes] < 8 || sizes[nsizes] % 8 != 0 || sizes[nsizes] > (1L << 30))
-        ok = 0;
-      else if (sizes[nsizes] > max_bytes)
-        max_bytes = sizes[nsizes];
-      nsizes++;
-    }
-    if (nops == 0 || nsizes == 0) ok = 0;
+    nops = ok ? parse_names(argv[6], op_names, OP_COUNT, ops) : 0;
+    ok = ok && nops > 0 && parse_sizes(argv[7], sizes, &nsizes, &max_bytes, 1L << 30);
     if (argc == 9) {
       if (strcmp(argv[8], "double") == 0) acc_double = 1;
       else if (strcmp(argv[8], "int64") == 0) acc_double = 0;

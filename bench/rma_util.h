@@ -146,13 +146,6 @@ static inline long next_loop_iters(long iters, double loop_s, double budget_s, l
   return next;
 }
 
-/* Splits "a,b,c" in place into at most max tokens; returns the count. */
-static inline int split_list(char* s, char** out, int max) {
-  int n = 0;
-  for (char* tok = strtok(s, ","); tok != NULL && n < max; tok = strtok(NULL, ",")) out[n++] = tok;
-  return n;
-}
-
 /* Iterations for a message of `bytes` when `iters` are asked for at <= 1 KiB: the same
  * bytes per timed loop above 1 KiB (iters * 1 KiB), at least `floor`. */
 static inline long iters_for_size(long iters, long bytes, long floor) {

@@ -1,0 +1,155 @@
+/* Scaffolding shared by coll_latency.c and p2p_latency.c (header-only, C11 + standard MPI):
+ * their arguments, the control window through which the ranks agree and combine outside
+ * the timed loops, a case's warmup, and rank 0's report of a case. */
+#ifndef SHMPI_BENCH_CASE_UTIL_H
+#define SHMPI_BENCH_CASE_UTIL_H
+
+#include "bench_util.h" /* first: it selects POSIX */
+
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rma_util.h"
+
+/* ---- Arguments -------------------------------------------------------------------------- */
+
+/*   ITERATIONS WARMUP REPETITIONS NAMES SIZES [REF_SIZES]
+ * NAMES a comma list of the program's cases (modes, collectives), SIZES and REF_SIZES comma
+ * lists of bytes (parse_sizes; REF_SIZES: SIZES again if absent). */
+struct case_args {
+  long iters, warmup;
+  int reps;
+  int names[MAX_LIST], nnames; /* indices into the program's names */
+  long sizes[MAX_LIST], ref_sizes[MAX_LIST];
+  int nsizes, nref;
+  long max_bytes, max_ref; /* the largest of each list (at least 8) */
+};
+
+/* Parses argv into *a (names[0..count): the program's case names; sizes up to max_bytes);
+ * 0 if an argument is missing, extra or bad. */
+static inline int parse_case_args(int argc, char** argv, const char* const* names, int count, long max_bytes,
+                                  struct case_args* a) {
+  int ok = argc == 6 || argc == 7;
+  a->iters = parse_arg(argc, argv, 1, 20000, 1, 1000000000L, &ok);
+  a->warmup = parse_arg(argc, argv, 2, 2000, 0, 1000000000L, &ok);
+  a->reps = (int)parse_arg(argc, argv, 3, 5, 1, MAX_REPS, &ok);
+  a->nnames = a->nsizes = a->nref = 0;
+  a->max_bytes = a->max_ref = 8;
+  if (!ok) return 0;
+  a->nnames = parse_names(argv[4], names, count, a->names);
+  if (a->nnames == 0 || !parse_sizes(argv[5], a->sizes, &a->nsizes, &a->max_bytes, max_bytes)) return 0;
+  if (argc == 7) return parse_sizes(argv[6], a->ref_sizes, &a->nref, &a->max_ref, max_bytes);
+  memcpy(a->ref_sizes, a->sizes, sizeof a->sizes);
+  a->nref = a->nsizes;
+  a->max_ref = a->max_bytes;
+  return 1;
+}
+
+/* ---- Control: agreeing and combining outside the timed loops, without collectives ------- */
+
+/* A control window on MPI_COMM_WORLD (MPI_Win_allocate): `vals` doubles per rank and step,
+ * two sets of them (steps alternate between the sets, so a fast rank's next step cannot
+ * overwrite values a slow rank has yet to read). The window stays in a fence epoch between
+ * steps. */
+struct ctl {
+  MPI_Win win;
+  double* base;
+  long step;
+  int rank, p, vals;
+};
+
+static inline void ctl_open(struct ctl* c, int rank, int p, int vals) {
+  c->rank = rank;
+  c->p = p;
+  c->vals = vals;
+  c->step = 0;
+  MPI_Win_allocate((MPI_Aint)(2 * p * vals * sizeof(double)), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD,
+                   &c->base, &c->win);
+  memset(c->base, 0, 2 * (size_t)p * (size_t)vals * sizeof(double));
+  MPI_Win_fence(MPI_MODE_NOPRECEDE, c->win);
+}
+
+static inline void ctl_close(struct ctl* c) {
+  MPI_Win_fence(MPI_MODE_NOSUCCEED, c->win);
+  MPI_Win_free(&c->win);
+}
+
+/* v[0..nv) := the maximum over all ranks of v[0..nv) (nv <= vals): every rank puts its
+ * values into its own slot of every rank's control window, one fence completes them. */
+static inline void ctl_allmax(struct ctl* c, double* v, int nv) {
+  const int set = (int)(c->step++ & 1);
+  const MPI_Aint disp = ((MPI_Aint)set * c->p + c->rank) * c->vals;
+  for (int t = 0; t < c->p; ++t) MPI_Put(v, nv, MPI_DOUBLE, t, disp, nv, MPI_DOUBLE, c->win);
+  MPI_Win_fence(0, c->win);
+  for (int j = 0; j < nv; ++j) {
+    double m = v[j];
+    for (int r = 0; r < c->p; ++r) {
+      const double x = c->base[((long)set * c->p + r) * c->vals + j];
+      if (x > m) m = x;
+    }
+    v[j] = m;
+  }
+}
+
+/* ---- A case's warmup -------------------------------------------------------------------- */
+
+/* The warmup of one case, in doubling chunks (rma_util.h warmup_chunk) until `total`
+ * iterations are done or they took WARMUP_BUDGET_S. Per chunk:
+ *   for (long len; (len = warmup_next(&w)) > 0;) { ...len iterations...; if (warmup_step(...)) break; }
+ * then warmup_capped gives the timed loops' length. */
+struct warmup {
+  long total, done; /* iterations asked for, done */
+  int chunks; /* chunks done */
+  double spent; /* seconds so far (max over the ranks) */
+  double pace[WARMUP_CHUNKS]; /* seconds per iteration of each chunk (max over the ranks) */
+};
+
+/* The next chunk's length; 0 once all are done. */
+static inline long warmup_next(const struct warmup* w) { return warmup_chunk(w->total, w->done, w->chunks); }
+
+/* After a chunk of len iterations that took dt seconds here, at `pace` seconds per iteration
+ * (0 if this rank did not iterate): records the pace and the time so far, both the maximum
+ * over the ranks through ctl if it is not NULL (then every rank must call this). Returns 1
+ * once the warmup has taken WARMUP_BUDGET_S (the same decision on every rank). */
+static inline int warmup_step(struct warmup* w, struct ctl* ctl, double pace, double dt, long len) {
+  double v[2] = {pace, w->spent + dt}; /* pace, warmup time so far */
+  if (ctl != NULL) ctl_allmax(ctl, v, 2);
+  w->pace[w->chunks++] = v[0];
+  w->spent = v[1];
+  w->done += len;
+  return w->spent > WARMUP_BUDGET_S;
+}
+
+/* iters, cut to LOOP_BUDGET_S at the warmup's median pace, not below floor (capped_iters). */
+static inline long warmup_capped(struct warmup* w, long iters, long floor) {
+  return capped_iters(iters, median_pace(w->pace, w->chunks), LOOP_BUDGET_S, floor);
+}
+
+/* ---- Rank 0's report -------------------------------------------------------------------- */
+
+/* How a program names its iterations and its final check in an error line. */
+struct case_words {
+  const char* prog; /* "coll_latency" */
+  const char* iterations; /* "calls" */
+  const char* last; /* what the final check counts: "elements in the last call's results" */
+};
+
+/* On rank 0 after case `name`, k iterations in all: its RESULT line (us[0..reps) per loop,
+ * sorted here; iters the shortest loop; extra appended) if both checks found nothing
+ * (bad[0]: iterations with wrong values, bad[1]: wrong values in the last one; worst rank),
+ * else on stderr
+ *   <prog>: <name>: WRONG RESULT (ranks=<p>; worst rank: <bad[0]> of <k> <iterations> had
+ *   wrong values, <bad[1]> wrong <last>) */
+static inline void report_case(const struct case_words* words, const char* name, int ranks, double* us, int reps,
+                               long iters, const char* extra, const double bad[2], long k) {
+  if (bad[0] == 0.0 && bad[1] == 0.0) {
+    print_result_extra(name, ranks, us, reps, iters, extra);
+    return;
+  }
+  fprintf(stderr, "%s: %s: WRONG RESULT (ranks=%d; worst rank: %.0f of %ld %s had wrong values, %.0f wrong %s)\n",
+          words->prog, name, ranks, bad[0], k, words->iterations, bad[1], words->last);
+  fflush(stderr);
+}
+
+#endif
