@@ -1,5 +1,6 @@
 #include "p2p/engine.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -26,17 +27,16 @@ std::uint64_t g_chunk = 0;      // stream chunk bytes
 // ---- what shmpi-dump sees ------------------------------------------------------------
 
 void publish_posted() {
+  // Only the entries that can have changed: a receive usually waits alone, so posting
+  // it writes one entry and matching it clears one.
+  static std::uint32_t shown = 0;  // entries published non-empty last time
   layout::InboxHeader& h = own_inbox().header();
   h.posted.store(g_posted.size, std::memory_order_relaxed);
+  const std::uint32_t n = std::min<std::uint32_t>(g_posted.size, layout::kShownPosted);
   const P2pRequest* r = g_posted.first;
-  for (std::uint32_t i = 0; i < layout::kShownPosted; ++i) {
-    layout::PostedShown s{};
-    if (r != nullptr) {
-      s = layout::PostedShown{r->context, r->peer, r->tag, 0};
-      r = r->next;
-    }
-    h.shown[i] = s;
-  }
+  for (std::uint32_t i = 0; i < n; ++i, r = r->next) h.shown[i] = layout::PostedShown{r->context, r->peer, r->tag, 0};
+  for (std::uint32_t i = n; i < shown; ++i) h.shown[i] = layout::PostedShown{};
+  shown = n;
 }
 
 void publish_counts() {

@@ -36,11 +36,19 @@ bool cma_read(pid_t pid, std::uint64_t remote, std::byte* local, std::uint64_t n
 
 void send_ack(std::uint32_t sender, std::uint32_t bits, std::uint32_t extra = 0) {
   own_inbox().ctl(sender).ack[layout::msg_slot(bits)].store(layout::msg_gen(bits) | extra, std::memory_order_release);
-  std::string why;
-  if (InboxMap* p = peer_inbox(sender, why)) ring_doorbell(*p);
+  wake(sender);
 }
 
 }  // namespace
+
+void wake(std::uint32_t rank) {
+  InboxMap* p = peer_inbox_if_mapped(rank);
+  if (p == nullptr) {
+    std::string why;  // first contact: map it (if it has finalized, it waits for nothing)
+    p = peer_inbox(rank, why);
+  }
+  if (p != nullptr) ring_doorbell(*p);
+}
 
 // Delivers a matched message into r: eager payload at `payload`, or rendezvous data at
 // `rndv_addr` in world rank `sender`'s memory. Completes r (status, truncation error).
@@ -170,10 +178,7 @@ bool drain(std::uint32_t sender) {
     own.ctl(sender).head.store(in.head, std::memory_order_release);
   }
   if (in.head == start) return false;
-  if (sender != g_rt.rank) {
-    std::string why;
-    if (InboxMap* p = peer_inbox(sender, why)) ring_doorbell(*p);
-  }
+  if (sender != g_rt.rank) wake(sender);  // it may wait for ring space
   return true;
 }
 
@@ -212,8 +217,7 @@ bool pull_streams() {
     }
     if (moved) {
       did = true;
-      std::string why;
-      if (InboxMap* p = peer_inbox(s, why)) ring_doorbell(*p);
+      wake(s);  // it may wait for stream space
     }
   }
   return did;

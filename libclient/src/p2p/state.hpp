@@ -99,6 +99,8 @@ void publish_posted();
 void publish_counts();
 
 // receive.cpp
+// Rings world rank `rank`'s doorbell (mapping its inbox on first use).
+void wake(std::uint32_t rank);
 // Drains ring `sender` of our inbox: each record to the first matching posted receive,
 // else to the unexpected queue. True if it consumed anything.
 bool drain(std::uint32_t sender);
