@@ -69,19 +69,34 @@ inline bool reached(std::uint32_t value, std::uint32_t target) {
   return static_cast<std::int32_t>(value - target) >= 0;
 }
 
-// Settles a deferred wake: wakes the sleepers of a flag this rank posted.
-inline void pay_wake(layout::Flag& f) {
-  std::uint32_t sleepers;
+// The waker's half of the sleep handshake, after the store that published its event:
+// does anybody sleep on f (or is about to)?
+inline bool has_sleepers(layout::Flag& f) {
   if (g_wait.asymmetric) {
     std::atomic_signal_fence(std::memory_order_seq_cst);  // sleepers pay with membarrier
-    sleepers = f.sleepers.load(std::memory_order_relaxed);
-  } else {
-    // A read-modify-write instead of a fence + load: the RMWs on `sleepers` are totally
-    // ordered, so either this one reads a sleeper's increment, or the sleeper's RMW
-    // reads from this one (acq_rel) and its re-read of `value` then sees our store.
-    sleepers = f.sleepers.fetch_add(0, std::memory_order_acq_rel);
+    return f.sleepers.load(std::memory_order_relaxed) != 0;
   }
-  if (sleepers != 0) futex_wake_all(&f.value);
+  // A read-modify-write instead of a fence + load: the RMWs on `sleepers` are totally
+  // ordered, so either this one reads a sleeper's increment, or the sleeper's RMW reads
+  // from this one (acq_rel) and its re-read of `value` then sees our store.
+  return f.sleepers.fetch_add(0, std::memory_order_acq_rel) != 0;
+}
+
+// The sleeper's half: announces itself on f, makes every running waker's earlier event
+// store visible (membarrier in asymmetric mode), reads f.value, and sleeps on it for at
+// most timeout_ns unless `ready()` (checked after the announcement) or an abort.
+template <class Ready>
+inline void sleep_on_flag(layout::Flag& f, std::int64_t timeout_ns, Ready ready) {
+  f.sleepers.fetch_add(1, std::memory_order_seq_cst);
+  if (g_wait.asymmetric) syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0);
+  const std::uint32_t seen = f.value.load(std::memory_order_seq_cst);
+  if (!ready(seen) && !job_aborted()) futex_wait(&f.value, seen, timeout_ns);
+  f.sleepers.fetch_sub(1, std::memory_order_relaxed);
+}
+
+// Settles a deferred wake: wakes the sleepers of a flag this rank posted.
+inline void pay_wake(layout::Flag& f) {
+  if (has_sleepers(f)) futex_wake_all(&f.value);
 }
 
 // Publishes a new generation without waking anyone yet: the caller owes pay_wake(f).
@@ -147,11 +162,8 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed 
     const std::uint64_t off = reinterpret_cast<std::uintptr_t>(&f.value) -
                               reinterpret_cast<std::uintptr_t>(g_wait.segment_base);
     g_wait.self->parked_on.store(off < g_wait.segment_size ? off : 0, std::memory_order_seq_cst);
-    f.sleepers.fetch_add(1, std::memory_order_seq_cst);
-    if (g_wait.asymmetric) syscall(SYS_membarrier, MEMBARRIER_CMD_GLOBAL_EXPEDITED, 0, 0);
-    const std::uint32_t seen = f.value.load(std::memory_order_seq_cst);
-    if (!reached(seen, target) && !job_aborted()) futex_wait(&f.value, seen, engine_busy ? kBusySliceNs : kSleepSliceNs);
-    f.sleepers.fetch_sub(1, std::memory_order_relaxed);
+    sleep_on_flag(f, engine_busy ? kBusySliceNs : kSleepSliceNs,
+                  [target](std::uint32_t seen) { return reached(seen, target); });
     g_wait.self->parked_on.store(0, std::memory_order_relaxed);
   }
 }

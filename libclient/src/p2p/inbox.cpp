@@ -173,14 +173,8 @@ void populate_stream(InboxMap& peer) {
 
 void ring_doorbell(InboxMap& peer) {
   layout::Flag& bell = peer.header().doorbell;
-  std::uint32_t sleepers;
-  if (g_wait.asymmetric) {
-    std::atomic_signal_fence(std::memory_order_seq_cst);  // the sleeper pays with membarrier
-    sleepers = bell.sleepers.load(std::memory_order_relaxed);
-  } else {
-    sleepers = bell.sleepers.fetch_add(0, std::memory_order_acq_rel);
-  }
-  if (sleepers == 0) return;
+  if (!has_sleepers(bell)) return;
+  // Many wakers: a count, not a generation, so FUTEX_WAIT's value check sees any wake.
   bell.value.fetch_add(1, std::memory_order_release);
   futex_wake_all(&bell.value);
 }

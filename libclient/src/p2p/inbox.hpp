@@ -8,6 +8,7 @@
 #include <string>
 
 #include "shm_layout/p2p.hpp"
+#include "wait.hpp"
 
 namespace shmpi::client::p2p {
 
@@ -52,10 +53,13 @@ void ring_doorbell(InboxMap& peer);
 
 // Sleeps on our own doorbell for at most `timeout_ns` unless `recheck()` (called after
 // announcing the sleep) finds work: then returns at once. recheck() must look at every
-// event this rank waits for (it runs the progress engine).
+// event this rank waits for (it runs the progress engine). The handshake with
+// ring_doorbell is wait.hpp's (sleep_on_flag / has_sleepers): either the waker sees the
+// sleeper and bumps the doorbell, so the FUTEX_WAIT returns at once, or the recheck
+// sees the waker's event.
 template <class Recheck>
-void sleep_on_doorbell(std::int64_t timeout_ns, Recheck recheck);
+void sleep_on_doorbell(std::int64_t timeout_ns, Recheck recheck) {
+  sleep_on_flag(own_inbox().header().doorbell, timeout_ns, [&recheck](std::uint32_t) { return recheck(); });
+}
 
 }  // namespace shmpi::client::p2p
-
-#include "p2p/inbox_sleep.hpp"
