@@ -19,24 +19,30 @@ struct P2pArgs {
   const types::Flat* f = nullptr;
 };
 
+// Checks count and datatype of a buffer (a.t, a.f), raising on c (nullptr:
+// MPI_COMM_SELF's handler). False with the code in rc.
+inline bool p2p_buffer_args(const char* call, MPI_Count count, MPI_Datatype dt, CommObj* c, P2pArgs& a, int& rc) {
+  if (count < 0) {
+    rc = raise(c, MPI_ERR_COUNT, std::string(call) + ": count " + std::to_string(count) + " is negative");
+    return false;
+  }
+  a.t = committed_type_arg(dt, call, "datatype", rc, a.f, c);
+  if (a.t == nullptr) return false;
+  if (a.t->size > 0 && count > std::numeric_limits<MPI_Count>::max() / a.t->size) {
+    rc = raise(c, MPI_ERR_COUNT, std::string(call) + ": count " + std::to_string(count) + " x type size " +
+                                     std::to_string(a.t->size) + " bytes overflows MPI_Count");
+    return false;
+  }
+  return true;
+}
+
 // Checks comm, count, datatype, peer and tag of a send (`send`) or a receive. On failure
 // raises on the communicator (MPI_COMM_SELF's handler for a bad comm) and returns false
 // with the code in rc.
 inline bool p2p_args(const char* call, MPI_Comm comm, MPI_Count count, MPI_Datatype dt, int peer, int tag, bool send,
                      P2pArgs& a, int& rc) {
   a.c = initialized_comm_arg(comm, call, rc);
-  if (a.c == nullptr) return false;
-  if (count < 0) {
-    rc = raise(a.c, MPI_ERR_COUNT, std::string(call) + ": count " + std::to_string(count) + " is negative");
-    return false;
-  }
-  a.t = committed_type_arg(dt, call, "datatype", rc, a.f, a.c);
-  if (a.t == nullptr) return false;
-  if (a.t->size > 0 && count > std::numeric_limits<MPI_Count>::max() / a.t->size) {
-    rc = raise(a.c, MPI_ERR_COUNT, std::string(call) + ": count " + std::to_string(count) + " x type size " +
-                                       std::to_string(a.t->size) + " bytes overflows MPI_Count");
-    return false;
-  }
+  if (a.c == nullptr || !p2p_buffer_args(call, count, dt, a.c, a, rc)) return false;
   const bool rank_ok = (peer >= 0 && peer < a.c->size) || peer == MPI_PROC_NULL || (!send && peer == MPI_ANY_SOURCE);
   if (!rank_ok) {
     rc = raise(a.c, MPI_ERR_RANK, std::string(call) + ": " + (send ? "dest " : "source ") + std::to_string(peer) +

@@ -92,28 +92,14 @@ Unexpected* message_arg(const char* call, MPI_Message* message, bool& no_proc, C
   return u;
 }
 
-// Checks the buffer against the message's communicator (its errhandler gets errors).
-bool mrecv_buf(const char* call, MPI_Count count, MPI_Datatype dt, P2pArgs& a, int& rc) {
-  if (count < 0) {
-    rc = raise(nullptr, MPI_ERR_COUNT, std::string(call) + ": count " + std::to_string(count) + " is negative");
-    return false;
-  }
-  a.t = committed_type_arg(dt, call, "datatype", rc, a.f);
-  if (a.t == nullptr) return false;
-  if (a.t->size > 0 && count > std::numeric_limits<MPI_Count>::max() / a.t->size) {
-    rc = raise(nullptr, MPI_ERR_COUNT, std::string(call) + ": count " + std::to_string(count) + " x type size " +
-                                           std::to_string(a.t->size) + " bytes overflows MPI_Count");
-    return false;
-  }
-  return true;
-}
-
 int mrecv(const char* call, void* buf, MPI_Count count, MPI_Datatype dt, MPI_Message* message, MPI_Status* status,
           MPI_Request* request) {
   if (!initialized()) return not_initialized(call);
   int rc = MPI_SUCCESS;
   P2pArgs a;
-  if (!mrecv_buf(call, count, dt, a, rc)) return rc;
+  // The buffer is checked before the message handle is decoded: errors go to
+  // MPI_COMM_SELF's handler, the message's communicator is not known yet.
+  if (!p2p_buffer_args(call, count, dt, nullptr, a, rc)) return rc;
   bool no_proc = false;
   CommObj* c = nullptr;  // MPI_MESSAGE_NO_PROC: errors (none can occur) to MPI_COMM_SELF
   Unexpected* u = message_arg(call, message, no_proc, c, rc);
