@@ -6,24 +6,7 @@
 # block is reported for that communicator only. Read-only: the job finishes normally and
 # leaves nothing in /dev/shm.
 source "$(dirname "$0")/lib.sh"
-job=
-finish() {
-  if [ -n "$job" ] && kill -0 "$job" 2> /dev/null; then
-    touch "$scratch/release" 2> /dev/null
-    kill -TERM "$job" 2> /dev/null
-    wait "$job" 2> /dev/null
-  fi
-  rm -rf "$scratch"
-}
-trap finish EXIT
-"$SHMPIRUN" -n 4 --timeout 100 "$TEST_BIN/comm_hold" "$scratch/ready" "$scratch/release" > "$scratch/out" 2>&1 &
-job=$!
-for i in $(seq 600); do [ -e "$scratch/ready" ] && break; kill -0 $job 2> /dev/null || break; sleep 0.1; done
-[ -e "$scratch/ready" ] || { cat "$scratch/out"; fail "comm_hold never signalled readiness"; }
-
-"$SHMPI_DUMP" > "$scratch/list" || fail "listing failed"
-id=$(awk -v pid=$job '$3 == pid {print $1}' "$scratch/list")
-[ -n "$id" ] || { cat "$scratch/list"; fail "job of runner $job not listed"; }
+start_hold_job comm_hold 4
 
 # The last rank signals readiness before the others enter their hang: wait until the
 # dump shows rank 2 in the half's barrier and ranks 0 and 1 in dup's allreduce.
@@ -194,12 +177,5 @@ check_corrupt 1
 corrupt 2
 check_corrupt 2
 
-touch "$scratch/release"
-wait $job
-rc=$?
-job=
-[ $rc -eq 0 ] || { cat "$scratch/out"; fail "comm_hold exited $rc"; }
-left=$(segments | grep -- "-$id-" || true)
-[ -z "$left" ] || fail "segments of job $id left in /dev/shm: $left"
-"$SHMPI_DUMP" "$id" > /dev/null 2>&1 && fail "job $id still listed after it ended"
+end_hold_job comm_hold
 echo "ok"

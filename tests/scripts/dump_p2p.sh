@@ -6,24 +6,7 @@
 # header is reported for that ring or rank only. Read-only: the job finishes normally
 # and leaves nothing in /dev/shm.
 source "$(dirname "$0")/lib.sh"
-job=
-finish() {
-  if [ -n "$job" ] && kill -0 "$job" 2> /dev/null; then
-    touch "$scratch/release" 2> /dev/null
-    kill -TERM "$job" 2> /dev/null
-    wait "$job" 2> /dev/null
-  fi
-  rm -rf "$scratch"
-}
-trap finish EXIT
-"$SHMPIRUN" -n 3 --timeout 100 "$TEST_BIN/p2p_hold" "$scratch/ready" "$scratch/release" > "$scratch/out" 2>&1 &
-job=$!
-for i in $(seq 600); do [ -e "$scratch/ready" ] && break; kill -0 $job 2> /dev/null || break; sleep 0.1; done
-[ -e "$scratch/ready" ] || { cat "$scratch/out"; fail "p2p_hold never signalled readiness"; }
-
-"$SHMPI_DUMP" > "$scratch/list" || fail "listing failed"
-id=$(awk -v pid=$job '$3 == pid {print $1}' "$scratch/list")
-[ -n "$id" ] || { cat "$scratch/list"; fail "job of runner $job not listed"; }
+start_hold_job p2p_hold 3
 
 # Rank 0 signals readiness before it blocks, and rank 1 sends to rank 2 only once rank
 # 2 is idle: wait until the dump shows rank 0 in its receive with rank 1's messages
@@ -194,12 +177,5 @@ for phase in kind huge magic restore; do
   check_poked $phase
 done
 
-touch "$scratch/release"
-wait $job
-rc=$?
-job=
-[ $rc -eq 0 ] || { cat "$scratch/out"; fail "p2p_hold exited $rc"; }
-left=$(segments | grep -- "-$id-" || true)
-[ -z "$left" ] || fail "segments of job $id left in /dev/shm: $left"
-"$SHMPI_DUMP" "$id" > /dev/null 2>&1 && fail "job $id still listed after it ended"
+end_hold_job p2p_hold
 echo "ok"

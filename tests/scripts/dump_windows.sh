@@ -4,24 +4,7 @@
 # in the table, in --json and in --windows-only; read-only (the job finishes normally and
 # leaves nothing in /dev/shm).
 source "$(dirname "$0")/lib.sh"
-job=
-finish() {
-  if [ -n "$job" ] && kill -0 "$job" 2> /dev/null; then
-    touch "$scratch/release" 2> /dev/null
-    kill -TERM "$job" 2> /dev/null
-    wait "$job" 2> /dev/null
-  fi
-  rm -rf "$scratch"
-}
-trap finish EXIT
-"$SHMPIRUN" -n 4 --timeout 100 "$TEST_BIN/win_hold" "$scratch/ready" "$scratch/release" > "$scratch/out" 2>&1 &
-job=$!
-for i in $(seq 600); do [ -e "$scratch/ready" ] && break; kill -0 $job 2> /dev/null || break; sleep 0.1; done
-[ -e "$scratch/ready" ] || { cat "$scratch/out"; fail "win_hold never signalled readiness"; }
-
-"$SHMPI_DUMP" > "$scratch/list" || fail "listing failed"
-id=$(awk -v pid=$job '$3 == pid {print $1}' "$scratch/list")
-[ -n "$id" ] || { cat "$scratch/list"; fail "job of runner $job not listed"; }
+start_hold_job win_hold 4
 "$SHMPI_DUMP" "$id" > "$scratch/table" || fail "dump of job $id failed"
 cat "$scratch/table"
 "$SHMPI_DUMP" --json "$id" > "$scratch/json" || fail "json dump failed"
@@ -91,12 +74,5 @@ wt = open(d + "/wtable").read()
 assert "windows: 2" in wt and "BARR-ENTER" not in wt and wt.count("\nwindow 0x") == 2, wt
 PY
 
-touch "$scratch/release"
-wait $job
-rc=$?
-job=
-[ $rc -eq 0 ] || { cat "$scratch/out"; fail "win_hold exited $rc"; }
-left=$(segments | grep -- "-$id-" || true)
-[ -z "$left" ] || fail "segments of job $id left in /dev/shm: $left"
-"$SHMPI_DUMP" "$id" > /dev/null 2>&1 && fail "job $id still listed after it ended"
+end_hold_job win_hold
 echo "ok"
