@@ -5,17 +5,10 @@
 # gets wrong (the programs' headers say why). A run passes when it exits 0 and rank 0
 # printed "<program>: OK (N checks)".
 # Usage: run_coll_peer.sh mpich|openmpi TESTS_MPI_DIR
-set -u
 peer=$1 src=$2
-command -v "mpicc.$peer" > /dev/null && command -v "mpirun.$peer" > /dev/null || {
-  echo "mpicc.$peer/mpirun.$peer not installed: skipping"; exit 77; }
-work=$(mktemp -d /tmp/shmpi-coll-peer.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL ($peer): $*" >&2; exit 1; }
+source "$(dirname "$0")/peer_lib.sh"
 progs=(coll_basic coll_reduce coll_determinism coll_comms coll_errors coll_numa)
-for p in "${progs[@]}"; do
-  "mpicc.$peer" -std=gnu11 -Wall -Wextra -Werror -O2 -o "$work/$p" "$src/$p.c" -lm || fail "$p does not build"
-done
+for p in "${progs[@]}"; do peer_build "$p" -lm; done
 # Only this script's toggles, none inherited from the caller's environment.
 for v in $(compgen -e | grep '^COLL_'); do unset "$v"; done
 if [ "$peer" = openmpi ]; then
@@ -40,24 +33,4 @@ else
   # MPI_Reduce with MPI_IN_PLACE at a root other than 0 segfaults from 1000 ints on.
   export COLL_NUMA_REDUCE_INPLACE_ROOT_CRASHES=1
 fi
-now_ms() { date +%s%3N; }
-# MPICH busy-polls: at 8 ranks on 2 cores every synchronization costs a time slice, so
-# long timeouts; the programs bound their number of collective calls.
-total0=$(now_ms)
-for n in 1 2 3 4 8; do
-  limit=$(( n > 4 ? 300 : 150 ))
-  for p in "${progs[@]}"; do
-    t0=$(now_ms)
-    timeout "$limit" "mpirun.$peer" -n "$n" "$work/$p" > "$work/out" 2>&1
-    rc=$?
-    ms=$(( $(now_ms) - t0 ))
-    if [ $rc -ne 0 ]; then
-      cat "$work/out" >&2
-      [ $rc -eq 124 ] && fail "$p at $n ranks: no result within $limit s (hang?)"
-      fail "$p at $n ranks: exit status $rc after $ms ms"
-    fi
-    ok=$(grep -a "^$p: OK (" "$work/out") || { cat "$work/out" >&2; fail "$p at $n ranks: exit 0 but no OK line"; }
-    echo "ok: $p at $n ranks, $ms ms: $ok"
-  done
-done
-echo "all collective test programs pass against $peer ($(( ($(now_ms) - total0) / 1000 )) s)"
+peer_run_all collective "1 2 3 4 8" "${progs[@]}"

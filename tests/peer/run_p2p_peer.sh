@@ -7,17 +7,10 @@
 # p2p_dead_peer.c is only built here: what a receive from a dead rank returns is shmpi's
 # promise (tests/scripts/p2p_dead_peer.sh), not the standard's.
 # Usage: run_p2p_peer.sh mpich|openmpi TESTS_MPI_DIR
-set -u
 peer=$1 src=$2
-command -v "mpicc.$peer" > /dev/null && command -v "mpirun.$peer" > /dev/null || {
-  echo "mpicc.$peer/mpirun.$peer not installed: skipping"; exit 77; }
-work=$(mktemp -d /tmp/shmpi-p2p-peer.XXXXXX)
-trap 'rm -rf "$work"' EXIT
-fail() { echo "FAIL ($peer): $*" >&2; exit 1; }
+source "$(dirname "$0")/peer_lib.sh"
 progs=(p2p_basic p2p_order p2p_probe p2p_requests p2p_errors)
-for p in "${progs[@]}" p2p_dead_peer; do
-  "mpicc.$peer" -std=gnu11 -Wall -Wextra -Werror -O2 -o "$work/$p" "$src/$p.c" || fail "$p does not build"
-done
+for p in "${progs[@]}" p2p_dead_peer; do peer_build "$p"; done
 # Only this script's toggles, none inherited from the caller's environment.
 for v in $(compgen -e | grep '^P2P_'); do unset "$v"; done
 export P2P_ERRORS_PEER=1
@@ -37,24 +30,4 @@ else
   export P2P_BASIC_IRECV_PROC_NULL_STATUS_ZERO=1
   export P2P_REQUESTS_FREED_SELF_SENDS_ONE_AT_A_TIME=1
 fi
-now_ms() { date +%s%3N; }
-# MPICH busy-polls: at 8 ranks on 2 cores every synchronization costs a time slice, so
-# long timeouts; the programs keep their iteration counts moderate.
-total0=$(now_ms)
-for n in 1 2 4 8; do
-  limit=$(( n > 4 ? 300 : 150 ))
-  for p in "${progs[@]}"; do
-    t0=$(now_ms)
-    timeout "$limit" "mpirun.$peer" -n "$n" "$work/$p" > "$work/out" 2>&1
-    rc=$?
-    ms=$(( $(now_ms) - t0 ))
-    if [ $rc -ne 0 ]; then
-      cat "$work/out" >&2
-      [ $rc -eq 124 ] && fail "$p at $n ranks: no result within $limit s (hang?)"
-      fail "$p at $n ranks: exit status $rc after $ms ms"
-    fi
-    ok=$(grep -a "^$p: OK (" "$work/out") || { cat "$work/out" >&2; fail "$p at $n ranks: exit 0 but no OK line"; }
-    echo "ok: $p at $n ranks, $ms ms: $ok"
-  done
-done
-echo "all point-to-point test programs pass against $peer ($(( ($(now_ms) - total0) / 1000 )) s)"
+peer_run_all point-to-point "1 2 4 8" "${progs[@]}"
