@@ -139,19 +139,23 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed 
       cpu_relax();
       continue;
     }
-    const bool engine_busy = g_wait.engine_poll != nullptr && g_wait.engine_poll();
+    // Past the spin budget: run the point-to-point engine at each yield, every 256 idle
+    // spins, and before sleeping (not at each idle spin: that is the cheap phase).
+    const auto engine = [] { return g_wait.engine_poll != nullptr && g_wait.engine_poll(); };
     if (yields < g_wait.yield_limit) {
       if (core_needed()) {
         ++yields;
+        engine();
         sched_yield();
         continue;
       }
       if (idle < kIdleSpinLimit) {
-        ++idle;
+        if (idle++ % 256 == 0) engine();
         cpu_relax();
         continue;
       }
     }
+    const bool engine_busy = engine();
     if (owed != nullptr) {
       pay_wake(*owed);
       owed = nullptr;
