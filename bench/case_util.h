@@ -1,6 +1,6 @@
-/* Scaffolding shared by coll_latency.c and p2p_latency.c (header-only, C11 + standard MPI):
- * their arguments, the control window through which the ranks agree and combine outside
- * the timed loops, a case's warmup, and rank 0's report of a case. */
+/* Scaffolding shared by coll_latency.c, p2p_latency.c and nbc_latency.c (header-only, C11 +
+ * standard MPI): their arguments, the control window through which the ranks agree and
+ * combine outside the timed loops, a case's warmup, and rank 0's report of a case. */
 #ifndef SHMPI_BENCH_CASE_UTIL_H
 #define SHMPI_BENCH_CASE_UTIL_H
 
@@ -75,20 +75,38 @@ static inline void ctl_close(struct ctl* c) {
   MPI_Win_free(&c->win);
 }
 
-/* v[0..nv) := the maximum over all ranks of v[0..nv) (nv <= vals): every rank puts its
- * values into its own slot of every rank's control window, one fence completes them. */
-static inline void ctl_allmax(struct ctl* c, double* v, int nv) {
+/* Every rank's v[0..nv) (nv <= vals) into every rank's control window: each rank puts its
+ * values into its own slot of every rank's window, one fence completes them. Returns this
+ * rank's copy of all of them: rank r's value j at [r * vals + j]. */
+static inline const double* ctl_exchange(struct ctl* c, const double* v, int nv) {
   const int set = (int)(c->step++ & 1);
   const MPI_Aint disp = ((MPI_Aint)set * c->p + c->rank) * c->vals;
   for (int t = 0; t < c->p; ++t) MPI_Put(v, nv, MPI_DOUBLE, t, disp, nv, MPI_DOUBLE, c->win);
   MPI_Win_fence(0, c->win);
+  return c->base + (long)set * c->p * c->vals;
+}
+
+/* v[0..nv) := the maximum over all ranks of v[0..nv) (nv <= vals). */
+static inline void ctl_allmax(struct ctl* c, double* v, int nv) {
+  const double* all = ctl_exchange(c, v, nv);
   for (int j = 0; j < nv; ++j) {
     double m = v[j];
     for (int r = 0; r < c->p; ++r) {
-      const double x = c->base[((long)set * c->p + r) * c->vals + j];
+      const double x = all[(long)r * c->vals + j];
       if (x > m) m = x;
     }
     v[j] = m;
+  }
+}
+
+/* v[0..nv) := the sum over all ranks of v[0..nv) (nv <= vals), added in rank order (the
+ * same result on every rank). */
+static inline void ctl_allsum(struct ctl* c, double* v, int nv) {
+  const double* all = ctl_exchange(c, v, nv);
+  for (int j = 0; j < nv; ++j) {
+    double s = 0.0;
+    for (int r = 0; r < c->p; ++r) s += all[(long)r * c->vals + j];
+    v[j] = s;
   }
 }
 

@@ -95,9 +95,22 @@ class Variant:
     label: str  # table row / chart group label
     nbytes: Optional[int] = None  # bytes per call: the table adds MB/s
     ranks: Optional[tuple[int, ...]] = None  # measured only at these rank counts (default: all)
+    # The tag of a case of the same launches this one is compared with (e.g. a nonblocking call
+    # against its blocking version): the table shows each library's median ratio this / that.
+    versus: Optional[str] = None
 
     def at(self, ranks: int) -> bool:
         return self.ranks is None or ranks in self.ranks
+
+
+@dataclass
+class Extra:
+    """A further numeric RESULT field (e.g. nbc_latency.c's overlap_pct=): kept per launch and
+    case, its median over the launches per table cell, shown in one table column with the
+    libraries side by side."""
+    key: str  # the RESULT field's name
+    label: str  # column heading
+    fmt: str = "{:.3g}"
 
 
 @dataclass
@@ -116,6 +129,8 @@ class Bench:
     # tag = name). A launch that printed only some of them still counts for those.
     variants: Optional[list[Variant]] = None
     iters_note: str = "MPICH busy-polls: oversubscribed, each barrier costs tens of ms"  # why '*' cells
+    extras: list[Extra] = field(default_factory=list)  # further RESULT fields to keep and show
+    versus_label: str = "ratio"  # column heading for the variants' `versus` ratios
 
     def __post_init__(self) -> None:
         counts = [r.ranks for r in self.references]
@@ -565,6 +580,132 @@ P2P_BENCHES = [
           iters_note=P2P_ITERS_NOTE),
 ]
 
+# ---- Nonblocking collectives: nbc_latency.c, group "nbc" -------------------------------------
+# One benchmark (table) per nonblocking collective, one launch per library and rank count that
+# measures, size by size, the nonblocking call (I<coll> + MPI_Wait: latency; and OSU's overlap
+# with a computation of the same length) and right after it the blocking call, at the sizes of
+# coll (4 MiB only up to 4 ranks) and --ranks (default 2 and 8). Targets: shmpi's nonblocking
+# latency within 1.2x of its own blocking one, and its overlap at least the faster peer's.
+
+NBC_COLLS = ["iallreduce", "ibcast", "iscatter"]
+NBC_TEXT = {
+    "iallreduce": "MPI_Iallreduce MPI_SUM double + MPI_Wait, and MPI_Allreduce; size: the vector",
+    "ibcast": "MPI_Ibcast from rank 0 + MPI_Wait, and MPI_Bcast; size: the message",
+    "iscatter": "MPI_Iscatter from rank 0 + MPI_Wait, and MPI_Scatter; size: each rank's block",
+}
+NBC_LATENCY_FACTOR = 1.2  # nonblocking latency at most blocking + 20% (shmpi against shmpi)
+NBC_NOTES = [
+    "latency (min/med): loops of back-to-back calls (nonblocking: I<coll> + MPI_Wait, no computation), each loop "
+    "after one MPI_Barrier (the same for every library); a loop's value is its span (latest end - earliest start "
+    "over all ranks) per call, as in coll",
+    "nb/blk: each library's median of the nonblocking call / its blocking call's (same launches, measured right "
+    "after each other)",
+    "overlap %: OSU's (osu_iallreduce & co.): loops of I<coll>, a dummy computation of ~t_pure (the nonblocking "
+    "median; no MPI call inside), MPI_Wait; overlap = max(0, 100 x (1 - (t_total - t_compute) / t_pure)), t_total "
+    "the span per iteration, t_compute the ranks' mean time in the computation; median over the loops, then over "
+    "the launches (100: the collective cost nothing on top of the computation, 0: it ran only inside MPI_Wait)",
+    "data changes every call; every rank checks what it received after every call (3 stamped elements) and all of "
+    "it after each measurement: a library that skips work or completes a request early fails (no number)",
+]
+NBC_ITERS_NOTE = ("the timed loop of a slow case is cut to about 20 ms (rma_util.h capped_iters); MPICH "
+                  "oversubscribed asks for 200 iterations")
+
+
+def nbc_tag(coll: str, nbytes: int) -> str:
+    return f"nbc_{coll}_{nbytes}"
+
+
+def nbc_run(icoll: str) -> Callable[[str, int, int], Run]:
+    def run(lib: str, ranks: int, cpus: int) -> Run:
+        extra = [f"{icoll},{icoll[1:]}", ",".join(str(n) for n in coll_sizes_at("bcast", ranks))]
+        # As coll_run: the program cuts loops that would take much longer than ~20 ms. MPICH
+        # oversubscribed busy-polls: calls cost ms to tens of ms (its loops are 2 iterations).
+        if ranks > cpus and lib == "mpich":
+            return Run(iters=200, warmup=20, timeout_s=300, extra=extra)
+        if ranks > cpus:
+            return Run(iters=5000, warmup=500, timeout_s=180, extra=extra)
+        return Run(iters=20000, warmup=2000, timeout_s=120, extra=extra)
+    return run
+
+
+def nbc_variants(icoll: str) -> list[Variant]:
+    out = []
+    for n in COLL_SIZES:
+        out.append(Variant(nbc_tag(icoll, n), fmt_size(n), ranks=coll_size_ranks(n), versus=nbc_tag(icoll[1:], n)))
+        out.append(Variant(nbc_tag(icoll[1:], n), f"{fmt_size(n)} blocking", ranks=coll_size_ranks(n)))
+    return out
+
+
+def _nbc_sizes(ranks: int) -> list[int]:
+    return coll_sizes_at("bcast", ranks)
+
+
+def _nbc_within_blocking(icoll: str, ranks: int, factor: float) -> Target:
+    """At every size: shmpi's nonblocking median within factor x its own blocking median (same
+    launches); the peers' worst ratios for context."""
+    def check(s: "Summary"):
+        worst: dict[str, tuple[float, str]] = {}
+        missing = []
+        for n in _nbc_sizes(ranks):
+            for lib in s.libs:
+                nb, blk = _median(s, lib, ranks, nbc_tag(icoll, n)), _median(s, lib, ranks, nbc_tag(icoll[1:], n))
+                if nb is None or not blk:
+                    if lib == "shmpi":
+                        missing.append(fmt_size(n))
+                    continue
+                if lib not in worst or nb / blk > worst[lib][0]:
+                    worst[lib] = (nb / blk, fmt_size(n))
+        peers = "; ".join(f"{LIB_LABEL[l]} {r:.2f} at {at}" for l, (r, at) in worst.items() if l != "shmpi")
+        peers = f" [peers' worst: {peers}]" if peers else ""
+        if "shmpi" not in worst:
+            return None, "not measured" + peers
+        r, at = worst["shmpi"]
+        met = False if r > factor else (None if missing else True)
+        n_all = len(_nbc_sizes(ranks))
+        detail = (f"worst {at}: shmpi {icoll} / {icoll[1:]} = {r:.2f} (target <= {factor:.2f}); "
+                  f"{n_all - len(missing)} of {n_all} sizes measured")
+        return met, detail + (f" (not: {', '.join(missing)})" if missing else "") + peers
+    return Target(f"{ranks} ranks: {icoll} latency within {factor:g}x of shmpi's blocking {icoll[1:]} at every size",
+                  check)
+
+
+def _nbc_overlap_vs_peer(icoll: str, ranks: int) -> Target:
+    """At every size: shmpi's overlap at least that of the faster peer (the lower nonblocking
+    median at that size)."""
+    def check(s: "Summary"):
+        worst, missing = None, []
+        for n in _nbc_sizes(ranks):
+            tag = nbc_tag(icoll, n)
+            sh, best = s.cell("shmpi", ranks, tag), _fastest_peer(s, ranks, tag)
+            peer = s.cell(best[1], ranks, tag) if best else None
+            if not sh or "overlap_pct" not in sh or not peer or "overlap_pct" not in peer:
+                missing.append(fmt_size(n))
+                continue
+            d = sh["overlap_pct"] - peer["overlap_pct"]
+            if worst is None or d < worst[0]:
+                worst = (d, fmt_size(n), sh["overlap_pct"], best[1], peer["overlap_pct"])
+        if worst is None:
+            return None, "not measured"
+        met = False if worst[0] < 0 else (None if missing else True)
+        n_all = len(_nbc_sizes(ranks))
+        detail = (f"worst {worst[1]}: shmpi {worst[2]:.1f}% vs {LIB_LABEL[worst[3]]} {worst[4]:.1f}% "
+                  f"(target: shmpi >= the faster peer's); {n_all - len(missing)} of {n_all} sizes measured")
+        return met, detail + (f" (not: {', '.join(missing)})" if missing else "")
+    return Target(f"{ranks} ranks: {icoll} overlap at least the faster peer's at every size", check)
+
+
+NBC_BENCHES = [
+    Bench(name=f"nbc_{icoll}", group="nbc",
+          metric=f"{NBC_TEXT[icoll]} (us per call)",
+          source="nbc_latency.c", run=nbc_run(icoll), variants=nbc_variants(icoll),
+          targets=[t for n in (2, 8) for t in (_nbc_within_blocking(icoll, n, NBC_LATENCY_FACTOR),
+                                               _nbc_overlap_vs_peer(icoll, n))],
+          notes=NBC_NOTES + [f"{fmt_size(COLL_LARGE)} only at {'/'.join(map(str, COLL_LARGE_RANKS))} ranks (as coll)"],
+          iters_note=NBC_ITERS_NOTE,
+          extras=[Extra("overlap_pct", "overlap %", "{:.0f}")], versus_label="nb/blk")
+    for icoll in NBC_COLLS
+]
+
 BENCHMARKS: list[Bench] = [
     Bench(
         name="barrier",
@@ -588,7 +729,8 @@ BENCHMARKS: list[Bench] = [
         ],
         notes=["per-barrier latency on rank 0; min and median over 5 timed loops per launch"],
     ),
-] + REDUCE_LOCAL_BENCHES + RMA_LATENCY_BENCHES + ACC_BW_BENCHES + RMA_OTHER_BENCHES + COLL_BENCHES + P2P_BENCHES
+] + (REDUCE_LOCAL_BENCHES + RMA_LATENCY_BENCHES + ACC_BW_BENCHES + RMA_OTHER_BENCHES + COLL_BENCHES + P2P_BENCHES
+     + NBC_BENCHES)
 
 # ----------------------------------------------------------------------------------------
 # Libraries: how to compile and launch.
@@ -716,10 +858,17 @@ def parse_result(stdout: str, bench: str) -> Optional[dict]:
         if kv.get("bench") != bench:
             continue
         try:
-            return {"ranks": int(kv["ranks"]), "min_us": float(kv["min_us"]),
-                    "median_us": float(kv["median_us"]), "iters": int(kv["iters"])}
+            res = {"ranks": int(kv["ranks"]), "min_us": float(kv["min_us"]),
+                   "median_us": float(kv["median_us"]), "iters": int(kv["iters"])}
         except (KeyError, ValueError):
             return None
+        for k, v in kv.items():  # further numeric fields (a Bench's `extras` keeps those it names)
+            if k not in res and k != "bench":
+                try:
+                    res[k] = float(v)
+                except ValueError:
+                    pass
+        return res
     return None
 
 
@@ -845,8 +994,12 @@ class Summary:
         used = [r["results"][tag] for r in rs if r["status"] not in NOT_USED and tag in r.get("results", {})]
         if not used:
             return None
-        return {"min_us": min(u["min_us"] for u in used), "median_us": statistics.median(u["median_us"] for u in used),
-                "iters": min(u["iters"] for u in used), "launches_ok": len(used), "launches": len(rs)}
+        agg = {"min_us": min(u["min_us"] for u in used), "median_us": statistics.median(u["median_us"] for u in used),
+               "iters": min(u["iters"] for u in used), "launches_ok": len(used), "launches": len(rs)}
+        # Further fields a Bench keeps (its `extras`): the median over the launches that printed them.
+        for k in sorted({k for u in used for k in u} - {"min_us", "median_us", "iters"}):
+            agg[k] = statistics.median(u[k] for u in used if k in u)
+        return agg
 
     def cell(self, lib: str, ranks: int, tag: Optional[str] = None) -> Optional[dict]:
         return self._agg(self.attempted(lib, ranks), tag or self.bench.variants[0].tag)
@@ -887,6 +1040,12 @@ class Summary:
             if lib != "shmpi":
                 c = row["libs"][lib]
                 row["ratios"][f"{lib}/shmpi"] = (c["median_us"] / sh["median_us"]) if (c and sh) else None
+        if v.versus:  # this case's median / the compared case's, per library (same launches)
+            row["versus"] = v.versus
+            row["versus_ratios"] = {}
+            for lib in self.libs:
+                c, o = row["libs"][lib], self.cell(lib, n, v.versus)
+                row["versus_ratios"][lib] = c["median_us"] / o["median_us"] if (c and o) else None
         if ref_spec := self.bench.reference_for(n):
             ref = self.reference(n)
             row["reference_name"] = ref_spec.name
@@ -933,8 +1092,14 @@ def render_table(s: Summary) -> str:
         head += [f"{LIB_LABEL[p]}/shmpi" for p in peers]
         if has_ref:
             head.append("shmpi/ref")
+    libs_slash = "/".join(LIB_LABEL[l] for l in s.libs)
+    has_versus = any(v.versus for v in b.variants)
+    if has_versus:  # each library's ratio of a case to the case it is compared with
+        head.append(f"{b.versus_label} {libs_slash}")
+    for e in b.extras:  # further RESULT fields, the libraries side by side
+        head.append(f"{e.label} {libs_slash}")
     if multi:  # the loop length can differ per case: a column instead of a note
-        head.append("iters " + "/".join(LIB_LABEL[l] for l in s.libs))
+        head.append("iters " + libs_slash)
     body = []
     iter_notes = []
     bandwidth = []
@@ -960,6 +1125,14 @@ def render_table(s: Summary) -> str:
             if has_ref:
                 r = row["ratios"].get(f"shmpi/{ref_spec.name}") if ref_spec else None
                 line.append(f"{r:.2f}x" if r is not None else "-")
+        if has_versus:
+            vr = row.get("versus_ratios", {})
+            line.append("/".join(f"{vr[l]:.2f}" if vr.get(l) is not None else "-" for l in s.libs)
+                        if vr else "")
+        for e in b.extras:
+            vals = [(row["libs"][l] or {}).get(e.key) for l in s.libs]
+            line.append("/".join(e.fmt.format(x) if x is not None else "-" for x in vals)
+                        if any(x is not None for x in vals) else "")
         if multi:
             line.append("/".join(str(row["libs"][l]["iters"]) if row["libs"][l] else "-" for l in s.libs))
         body.append(line)
@@ -1269,7 +1442,7 @@ def main() -> int:
             floors.append(run_sentinel(b, guard))
         # Every case's RESULT line that was printed, also by a launch that failed later on.
         parsed = parse_results(out, tags)
-        results = {t: {k: res[k] for k in ("min_us", "median_us", "iters")}
+        results = {t: {k: res[k] for k in ("min_us", "median_us", "iters", *(e.key for e in b.extras)) if k in res}
                    for t, res in parsed.items() if res["ranks"] == n}
         if status == "ok" and len(results) < len(tags):
             if parsed and not results:

@@ -9,7 +9,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${SHMPI_BUILD_DIR:-$root/build}
 
 packages=(build-essential meson ninja-build pkg-config python3
-          libboost-dev libhwloc-dev libnuma-dev libspdlog-dev doctest-dev)
+          libboost-dev libboost-context-dev libhwloc-dev libnuma-dev libspdlog-dev doctest-dev)
 if [ "${SHMPI_PEERS:-0}" = 1 ]; then
   packages+=(mpich libmpich-dev openmpi-bin libopenmpi-dev spin)
 fi

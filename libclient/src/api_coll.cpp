@@ -1,34 +1,51 @@
-// Blocking collectives (MPI-4.1 6): argument checks, then coll/. An invalid
-// communicator or root returns at once (every member passes the same one); any other
-// invalid argument is this rank's own, so the rank still takes part in the call without
-// data (coll/collectives.hpp) and then reports the error: the other members do not hang,
-// and those that needed its data fail with MPI_ERR_OTHER naming it.
-#include <cstring>
+// Collectives (MPI-4.1 6): argument checks into a coll::Plan (coll/plan.hpp), then
+// run at once (blocking), on a task (nonblocking, 6.12) or at every MPI_Start
+// (persistent, 6.13; coll/nbc.hpp). An invalid communicator or root returns at once
+// (every member passes the same one); any other invalid argument is this rank's own, so
+// the rank still takes part in the call without data (coll/collectives.hpp) and then
+// reports the error: the other members do not hang, and those that needed its data fail
+// with MPI_ERR_OTHER naming it. A nonblocking call with such an argument returns the
+// error at once (no request) while its sit-out runs in the background; a persistent
+// one returns it from MPI_*_init, before any member can have started.
+#include <memory>
 #include <vector>
 
 #include "api.hpp"
 #include "api_datatype.hpp"
-#include "coll/collectives.hpp"
+#include "coll/nbc.hpp"
+#include "coll/plan.hpp"
+#include "info/info.hpp"
 #include "ops/datatype_elem.hpp"
 #include "ops/op_table.hpp"
 
 using namespace shmpi::client;
 using coll::Buf;
+using coll::Plan;
+using coll::PlanKind;
 
 namespace {
 
-// The first invalid argument found (later checks are skipped).
+// How a call was issued: MPI_X, MPI_Ix or MPI_X_init.
+enum class Mode : std::uint8_t { blocking, nonblocking, persistent };
+struct Tail {
+  Mode mode = Mode::blocking;
+  MPI_Info info = MPI_INFO_NULL;
+  MPI_Request* request = nullptr;
+  std::unique_ptr<coll::CollRequest> r;  // the request being built (nonblocking, persistent)
+};
+Tail blocking() { return Tail{}; }
+Tail nonblocking(MPI_Request* req) { return Tail{Mode::nonblocking, MPI_INFO_NULL, req, nullptr}; }
+Tail persistent(MPI_Info info, MPI_Request* req) { return Tail{Mode::persistent, info, req, nullptr}; }
+
+// The first invalid argument found, recorded in the plan (later checks are skipped).
 struct Check {
-  Check(const char* name, CommObj* comm) : call(name), c(comm) {}
-  const char* call;
-  CommObj* c;
-  int cls = MPI_SUCCESS;
-  std::string msg;
-  bool ok() const { return cls == MPI_SUCCESS; }
+  explicit Check(Plan& plan) : p(plan) {}
+  Plan& p;
+  bool ok() const { return p.ok(); }
   void fail(int k, const std::string& m) {
-    if (cls != MPI_SUCCESS) return;
-    cls = k;
-    msg = std::string(call) + ": " + m;
+    if (!ok()) return;
+    p.cls = k;
+    p.msg = std::string(p.call) + ": " + m;
   }
   // A count + datatype argument; fills b.
   void buf(const void* addr, MPI_Count count, MPI_Datatype dt, const char* what, Buf& b) {
@@ -44,10 +61,23 @@ struct Check {
   void not_in_place(const void* addr, const char* what) {
     if (addr == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, std::string(what) + " cannot be MPI_IN_PLACE here");
   }
-  int raise_now() const { return raise(c, cls, msg); }
 };
 
-CommObj* comm_of(MPI_Comm comm, const char* call, int& rc) { return initialized_comm_arg(comm, call, rc); }
+// The communicator, and the request and info arguments of the nonblocking and
+// persistent forms; nullptr (rc set) if one is invalid.
+CommObj* comm_of(MPI_Comm comm, const char* call, const Tail& t, int& rc) {
+  CommObj* c = initialized_comm_arg(comm, call, rc);
+  if (c == nullptr) return nullptr;
+  if (t.mode != Mode::blocking && t.request == nullptr) {
+    rc = raise(c, MPI_ERR_ARG, std::string(call) + ": request is NULL");
+    return nullptr;
+  }
+  if (t.mode == Mode::persistent && t.info != MPI_INFO_NULL && to_info(t.info) == nullptr) {
+    rc = raise(c, MPI_ERR_INFO, std::string(call) + ": info is not a valid info object");
+    return nullptr;
+  }
+  return c;
+}
 
 bool root_bad(CommObj* c, int root, const char* call, int& rc) {
   if (root >= 0 && root < c->size) return false;
@@ -56,18 +86,74 @@ bool root_bad(CommObj* c, int root, const char* call, int& rc) {
   return true;
 }
 
-// Result of a collective: the check's error (after taking part), the engine's, or success.
-int outcome(const Check& ck, CommObj* c, int cls, const std::string& why) {
-  if (!ck.ok()) return ck.raise_now();
-  if (cls != MPI_SUCCESS) return raise(c, cls, std::string(ck.call) + ": " + why);
-  return MPI_SUCCESS;
+// The plan to fill: the process's reused one for a blocking call (no allocation once
+// warm; MPI calls are serialized and a task never issues a blocking call), else the
+// new request's own.
+Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
+  static Plan g_blocking;
+  Plan* p = &g_blocking;
+  if (t.mode != Mode::blocking) {
+    t.r = std::make_unique<coll::CollRequest>();
+    p = &t.r->plan;
+  }
+  p->kind = kind;
+  p->comm = c;
+  p->call = call;
+  p->cls = MPI_SUCCESS;
+  p->msg.clear();
+  p->one = Buf{};
+  const bool pieces = kind == PlanKind::scatter || kind == PlanKind::gather || kind == PlanKind::allgather ||
+                      kind == PlanKind::alltoall;
+  p->send.assign(pieces ? static_cast<std::size_t>(c->size) : 0, Buf{});
+  p->recv.assign(pieces ? static_cast<std::size_t>(c->size) : 0, Buf{});
+  p->root = 0;
+  p->in_place = false;
+  p->sbuf = nullptr;
+  p->rbuf = nullptr;
+  p->count = 0;
+  p->counts.clear();
+  p->reducer = coll::Reducer{};
+  p->release();
+  return *p;
 }
 
-// Reusable piece arrays (no allocation once warm; MPI calls are serialized).
-std::vector<Buf>& pieces(int which, int n) {
-  static std::vector<Buf> v[2];
-  v[which].assign(static_cast<std::size_t>(n), Buf{});
-  return v[which];
+// Runs, starts or keeps the plan, as the call's mode says.
+int issue(Plan& p, Tail& t) {
+  CommObj* c = p.comm;
+  if (t.mode == Mode::blocking) {
+    std::string why;
+    const int cls = coll::run(p, why);
+    p.release();
+    if (!p.ok()) return raise(c, p.cls, p.msg);
+    if (cls != MPI_SUCCESS) return raise(c, cls, std::string(p.call) + ": " + why);
+    return MPI_SUCCESS;
+  }
+  coll::CollRequest* r = t.r.release();
+  const int cls = p.cls;
+  const std::string msg = p.msg;
+  if (t.mode == Mode::persistent) {
+    if (cls != MPI_SUCCESS) {
+      delete r;
+      return raise(c, cls, msg);
+    }
+    p.hold_types();
+    coll::attach(*r);
+    r->persistent = true;
+    r->active = false;
+    *t.request = new_request_handle(r);
+    return MPI_SUCCESS;
+  }
+  p.hold_types();
+  coll::attach(*r);
+  if (cls != MPI_SUCCESS) {
+    // Takes part without data; frees itself when done.
+    r->orphan = true;
+    coll::start(*r);
+    return raise(c, cls, msg);
+  }
+  *t.request = new_request_handle(r);
+  coll::start(*r);
+  return MPI_SUCCESS;
 }
 
 template <class C, class D>
@@ -94,125 +180,121 @@ void fill_regular(Check& ck, const void* base, MPI_Count count, MPI_Datatype dt,
   }
 }
 
-// ---- bcast, scatter, gather, allgather, alltoall ------------------------------------------
+// ---- barrier, bcast, scatter, gather, allgather, alltoall -----------------------------------
 
-int bcast(void* buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, const char* call) {
+int barrier(MPI_Comm comm, const char* call, Tail t) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_of(comm, call, rc);
+  CommObj* c = comm_of(comm, call, t, rc);
+  if (c == nullptr) return rc;
+  return issue(fresh(PlanKind::barrier, c, call, t), t);
+}
+
+int bcast(void* buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, const char* call, Tail t) {
+  int rc = MPI_SUCCESS;
+  CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
   if (root_bad(c, root, call, rc)) return rc;
-  Check ck{call, c};
-  Buf b;
+  Plan& p = fresh(PlanKind::bcast, c, call, t);
+  Check ck{p};
+  p.root = root;
   ck.not_in_place(buf, "buffer");
-  ck.buf(buf, count, dt, "", b);
-  std::string why;
-  const int cls = coll::bcast(c, b, root, !ck.ok(), why);
-  return outcome(ck, c, cls, why);
+  ck.buf(buf, count, dt, "", p.one);
+  return issue(p, t);
 }
 
 template <class C, class D>
 int scatter(const void* sbuf, const C* scounts, const D* displs, MPI_Count scount, MPI_Datatype stype, void* rbuf,
-            MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, const char* call, bool v) {
+            MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, const char* call, bool v, Tail t) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_of(comm, call, rc);
+  CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
   if (root_bad(c, root, call, rc)) return rc;
-  Check ck{call, c};
+  Plan& p = fresh(PlanKind::scatter, c, call, t);
+  Check ck{p};
   const bool me_root = c->rank == root;
-  const bool in_place = me_root && rbuf == MPI_IN_PLACE;
-  std::vector<Buf>& send = pieces(0, c->size);
-  Buf recv;
+  p.root = root;
+  p.in_place = me_root && rbuf == MPI_IN_PLACE;
   if (me_root) {
     ck.not_in_place(sbuf, "sendbuf");
-    if (v) fill_v(ck, sbuf, scounts, displs, stype, c->size, "send", send);
-    else fill_regular(ck, sbuf, scount, stype, c->size, "send", send);
+    if (v) fill_v(ck, sbuf, scounts, displs, stype, c->size, "send", p.send);
+    else fill_regular(ck, sbuf, scount, stype, c->size, "send", p.send);
   } else {
     ck.not_in_place(rbuf, "recvbuf");
   }
-  if (!in_place) ck.buf(rbuf, rcount, rtype, "recv", recv);
-  std::string why;
-  const int cls = coll::scatter(c, send.data(), recv, root, in_place, !ck.ok(), why);
-  return outcome(ck, c, cls, why);
+  if (!p.in_place) ck.buf(rbuf, rcount, rtype, "recv", p.one);
+  return issue(p, t);
 }
 
 template <class C, class D>
 int gather(const void* sbuf, MPI_Count scount, MPI_Datatype stype, void* rbuf, const C* rcounts, const D* displs,
-           MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, const char* call, bool v) {
+           MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, const char* call, bool v, Tail t) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_of(comm, call, rc);
+  CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
   if (root_bad(c, root, call, rc)) return rc;
-  Check ck{call, c};
+  Plan& p = fresh(PlanKind::gather, c, call, t);
+  Check ck{p};
   const bool me_root = c->rank == root;
-  const bool in_place = me_root && sbuf == MPI_IN_PLACE;
-  std::vector<Buf>& recv = pieces(1, c->size);
-  Buf send;
-  if (!in_place) {
+  p.root = root;
+  p.in_place = me_root && sbuf == MPI_IN_PLACE;
+  if (!p.in_place) {
     ck.not_in_place(sbuf, "sendbuf");
-    ck.buf(sbuf, scount, stype, "send", send);
+    ck.buf(sbuf, scount, stype, "send", p.one);
   }
   if (me_root) {
     ck.not_in_place(rbuf, "recvbuf");
-    if (v) fill_v(ck, rbuf, rcounts, displs, rtype, c->size, "recv", recv);
-    else fill_regular(ck, rbuf, rcount, rtype, c->size, "recv", recv);
+    if (v) fill_v(ck, rbuf, rcounts, displs, rtype, c->size, "recv", p.recv);
+    else fill_regular(ck, rbuf, rcount, rtype, c->size, "recv", p.recv);
   }
-  std::string why;
-  const int cls = coll::gather(c, send, recv.data(), root, in_place, !ck.ok(), why);
-  return outcome(ck, c, cls, why);
+  return issue(p, t);
 }
 
 template <class C, class D>
 int allgather(const void* sbuf, MPI_Count scount, MPI_Datatype stype, void* rbuf, const C* rcounts, const D* displs,
-              MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, const char* call, bool v) {
+              MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, const char* call, bool v, Tail t) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_of(comm, call, rc);
+  CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
-  Check ck{call, c};
-  const bool in_place = sbuf == MPI_IN_PLACE;
-  std::vector<Buf>& recv = pieces(1, c->size);
-  Buf send;
-  if (!in_place) ck.buf(sbuf, scount, stype, "send", send);
+  Plan& p = fresh(PlanKind::allgather, c, call, t);
+  Check ck{p};
+  p.in_place = sbuf == MPI_IN_PLACE;
+  if (!p.in_place) ck.buf(sbuf, scount, stype, "send", p.one);
   ck.not_in_place(rbuf, "recvbuf");
-  if (v) fill_v(ck, rbuf, rcounts, displs, rtype, c->size, "recv", recv);
-  else fill_regular(ck, rbuf, rcount, rtype, c->size, "recv", recv);
-  std::string why;
-  const int cls = coll::allgather(c, send, recv.data(), in_place, !ck.ok(), why);
-  return outcome(ck, c, cls, why);
+  if (v) fill_v(ck, rbuf, rcounts, displs, rtype, c->size, "recv", p.recv);
+  else fill_regular(ck, rbuf, rcount, rtype, c->size, "recv", p.recv);
+  return issue(p, t);
 }
 
 template <class C, class D>
 int alltoall(const void* sbuf, const C* scounts, const D* sdispls, MPI_Count scount, MPI_Datatype stype, void* rbuf,
-             const C* rcounts, const D* rdispls, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, const char* call, bool v) {
+             const C* rcounts, const D* rdispls, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, const char* call, bool v,
+             Tail t) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_of(comm, call, rc);
+  CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
-  Check ck{call, c};
-  const bool in_place = sbuf == MPI_IN_PLACE;
-  std::vector<Buf>& send = pieces(0, c->size);
-  std::vector<Buf>& recv = pieces(1, c->size);
+  Plan& p = fresh(PlanKind::alltoall, c, call, t);
+  Check ck{p};
+  p.in_place = sbuf == MPI_IN_PLACE;
   ck.not_in_place(rbuf, "recvbuf");
-  if (v) fill_v(ck, rbuf, rcounts, rdispls, rtype, c->size, "recv", recv);
-  else fill_regular(ck, rbuf, rcount, rtype, c->size, "recv", recv);
-  if (!in_place) {
-    if (v) fill_v(ck, sbuf, scounts, sdispls, stype, c->size, "send", send);
-    else fill_regular(ck, sbuf, scount, stype, c->size, "send", send);
+  if (v) fill_v(ck, rbuf, rcounts, rdispls, rtype, c->size, "recv", p.recv);
+  else fill_regular(ck, rbuf, rcount, rtype, c->size, "recv", p.recv);
+  if (!p.in_place) {
+    if (v) fill_v(ck, sbuf, scounts, sdispls, stype, c->size, "send", p.send);
+    else fill_regular(ck, sbuf, scount, stype, c->size, "send", p.send);
   }
-  std::string why;
-  const int cls = coll::alltoall(c, send.data(), recv.data(), in_place, !ck.ok(), why);
-  return outcome(ck, c, cls, why);
+  return issue(p, t);
 }
 
 // Alltoallw: a datatype per piece, byte displacements.
 template <class C, class D>
 int alltoallw(const void* sbuf, const C* scounts, const D* sdispls, const MPI_Datatype* stypes, void* rbuf,
-              const C* rcounts, const D* rdispls, const MPI_Datatype* rtypes, MPI_Comm comm, const char* call) {
+              const C* rcounts, const D* rdispls, const MPI_Datatype* rtypes, MPI_Comm comm, const char* call, Tail t) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_of(comm, call, rc);
+  CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
-  Check ck{call, c};
-  const bool in_place = sbuf == MPI_IN_PLACE;
-  std::vector<Buf>& send = pieces(0, c->size);
-  std::vector<Buf>& recv = pieces(1, c->size);
+  Plan& p = fresh(PlanKind::alltoall, c, call, t);
+  Check ck{p};
+  p.in_place = sbuf == MPI_IN_PLACE;
   auto fill = [&](const void* base, const C* counts, const D* displs, const MPI_Datatype* ts, const char* what,
                   std::vector<Buf>& out) {
     if (counts == nullptr || displs == nullptr || ts == nullptr) {
@@ -224,42 +306,34 @@ int alltoallw(const void* sbuf, const C* scounts, const D* sdispls, const MPI_Da
     }
   };
   ck.not_in_place(rbuf, "recvbuf");
-  fill(rbuf, rcounts, rdispls, rtypes, "recv", recv);
-  if (!in_place) fill(sbuf, scounts, sdispls, stypes, "send", send);
-  std::string why;
-  const int cls = coll::alltoall(c, send.data(), recv.data(), in_place, !ck.ok(), why);
-  return outcome(ck, c, cls, why);
+  fill(rbuf, rcounts, rdispls, rtypes, "recv", p.recv);
+  if (!p.in_place) fill(sbuf, scounts, sdispls, stypes, "send", p.send);
+  return issue(p, t);
 }
 
 // ---- the reduce family --------------------------------------------------------------------
 
-struct OpHold {
-  OpObj* o = nullptr;
-  ~OpHold() {
-    if (o != nullptr) release_op(o);
-  }
-};
-
 // The op and datatype of a reduction: a user op on any committed type; a predefined op
 // on the predefined types of its groups (MPI-4.1 6.9.2); REPLACE and NO_OP belong to the
 // accumulate calls.
-void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, OpHold& hold, coll::Reducer& r) {
+void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p) {
   if (!ck.ok()) return;
-  hold.o = acquire_op(op);
-  if (hold.o == nullptr) {
+  coll::Reducer& r = p.reducer;
+  p.op.o = acquire_op(op);
+  if (p.op.o == nullptr) {
     return ck.fail(MPI_ERR_OP, std::string("op is ") + (op == MPI_OP_NULL ? "MPI_OP_NULL" : "not a valid op (freed or never created)"));
   }
   types::Datatype* t = types::lookup(dt);
   if (t == nullptr) return ck.fail(MPI_ERR_TYPE, "datatype is " + describe_bad_type(dt));
   if (!t->committed) return ck.fail(MPI_ERR_TYPE, "datatype is not committed (call MPI_Type_commit)");
   if (types::flatten(t) == nullptr) return ck.fail(MPI_ERR_NO_MEM, "datatype's type map is too fragmented to flatten");
-  r.op = hold.o;
+  r.op = p.op.o;
   r.handle = dt;
   r.type = t;
-  if (hold.o->user) return;
+  if (p.op.o->user) return;
   namespace ops = shmpi::ops;
-  const std::string what = std::string("MPI_") + ops::name(hold.o->kind);
-  if (hold.o->kind == ops::OpKind::replace || hold.o->kind == ops::OpKind::no_op) {
+  const std::string what = std::string("MPI_") + ops::name(p.op.o->kind);
+  if (p.op.o->kind == ops::OpKind::replace || p.op.o->kind == ops::OpKind::no_op) {
     return ck.fail(MPI_ERR_OP, what + " is only for the accumulate calls, not for reductions");
   }
   ops::ElemInfo info{};
@@ -268,42 +342,53 @@ void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, OpHold& hold, coll::Reducer&
                                    " (predefined ops take the predefined types of MPI-4.1 6.9.2)");
   }
   const bool strict = ops::strict_types();
-  r.kernel = ops::op_valid(hold.o->kind, info.group, strict) ? ops::kernel(hold.o->kind, info.elem) : nullptr;
+  r.kernel = ops::op_valid(p.op.o->kind, info.group, strict) ? ops::kernel(p.op.o->kind, info.elem) : nullptr;
   if (r.kernel == nullptr) {
     ck.fail(MPI_ERR_OP, what + " is not defined on " + t->name +
                             (info.group == ops::TypeGroup::character && strict ? " (SHMPI_STRICT_TYPES=1)" : ""));
   }
 }
 
-int reduce_call(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count count, const MPI_Count* counts,
-                MPI_Datatype dt, MPI_Op op, int root, MPI_Comm comm, const char* call) {
+// counts: reduce_scatter's per-rank counts (n entries), already checked; else nullptr.
+int reduce_call(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count count, const std::vector<MPI_Count>* counts,
+                MPI_Datatype dt, MPI_Op op, int root, CommObj* c, const char* call, Tail& t) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_of(comm, call, rc);
-  if (c == nullptr) return rc;
   if (kind == coll::ReduceKind::reduce && root_bad(c, root, call, rc)) return rc;
-  Check ck{call, c};
+  Plan& p = fresh(PlanKind::reduce, c, call, t);
+  Check ck{p};
   const bool has_recv = kind != coll::ReduceKind::reduce || c->rank == root;
-  const bool in_place = sbuf == MPI_IN_PLACE && has_recv;
+  p.rkind = kind;
+  p.sbuf = sbuf;
+  p.rbuf = rbuf;
+  p.count = count;
+  p.root = root;
+  p.in_place = sbuf == MPI_IN_PLACE && has_recv;
+  if (counts != nullptr) p.counts = *counts;
   if (sbuf == MPI_IN_PLACE && !has_recv) ck.fail(MPI_ERR_BUFFER, "sendbuf can be MPI_IN_PLACE only at the root");
   if (has_recv) ck.not_in_place(rbuf, "recvbuf");
   if (counts == nullptr && count < 0) ck.fail(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
-  OpHold hold;
-  coll::Reducer r;
-  reducer(ck, op, dt, hold, r);
-  std::string why;
-  const int cls = coll::reduce(c, kind, sbuf, rbuf, count, counts, r, root, in_place, !ck.ok(), why);
-  return outcome(ck, c, cls, why);
+  reducer(ck, op, dt, p);
+  return issue(p, t);
+}
+
+int reduce(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
+           MPI_Comm comm, const char* call, Tail t) {
+  int rc = MPI_SUCCESS;
+  CommObj* c = comm_of(comm, call, t, rc);
+  if (c == nullptr) return rc;
+  return reduce_call(kind, sbuf, rbuf, count, nullptr, dt, op, root, c, call, t);
 }
 
 template <class C>
 int reduce_scatter(const void* sbuf, void* rbuf, const C* rcounts, MPI_Count block, MPI_Datatype dt, MPI_Op op,
-                   MPI_Comm comm, const char* call) {
+                   MPI_Comm comm, const char* call, bool v, Tail t) {
   int rc = MPI_SUCCESS;
-  CommObj* c = comm_of(comm, call, rc);
+  CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
+  if (v && rcounts == nullptr) return raise(c, MPI_ERR_ARG, std::string(call) + ": recvcounts is NULL");
   static std::vector<MPI_Count> counts;
   counts.assign(static_cast<std::size_t>(c->size), block);
-  if (rcounts != nullptr) {
+  if (v) {
     for (int i = 0; i < c->size; ++i) counts[static_cast<std::size_t>(i)] = static_cast<MPI_Count>(rcounts[i]);
   }
   bool bad = false;
@@ -312,166 +397,499 @@ int reduce_scatter(const void* sbuf, void* rbuf, const C* rcounts, MPI_Count blo
     // Every rank passes the same counts: fail before taking part, like a bad root.
     return raise(c, MPI_ERR_COUNT, std::string(call) + ": a receive count is negative");
   }
-  return reduce_call(coll::ReduceKind::reduce_scatter, sbuf, rbuf, 0, counts.data(), dt, op, 0, comm, call);
+  return reduce_call(coll::ReduceKind::reduce_scatter, sbuf, rbuf, 0, &counts, dt, op, 0, c, call, t);
 }
 
 }  // namespace
 
 extern "C" {
 
-int PMPI_Bcast(void* b, int n, MPI_Datatype t, int root, MPI_Comm comm) { return bcast(b, n, t, root, comm, "MPI_Bcast"); }
-int PMPI_Bcast_c(void* b, MPI_Count n, MPI_Datatype t, int root, MPI_Comm comm) {
-  return bcast(b, n, t, root, comm, "MPI_Bcast_c");
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* req) { return barrier(comm, "MPI_Ibarrier", nonblocking(req)); }
+int PMPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return barrier(comm, "MPI_Barrier_init", persistent(info, req));
+}
+
+int PMPI_Bcast(void* b, int n, MPI_Datatype t, int root, MPI_Comm comm) {
+  return bcast(b, n, t, root, comm, "MPI_Bcast", blocking());
+}
+
+int PMPI_Ibcast(void* b, int n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request* req) {
+  return bcast(b, n, t, root, comm, "MPI_Ibcast", nonblocking(req));
+}
+
+int PMPI_Bcast_init(void* b, int n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return bcast(b, n, t, root, comm, "MPI_Bcast_init", persistent(info, req));
 }
 
 int PMPI_Scatter(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm) {
-  return scatter<int, int>(sb, nullptr, nullptr, sc, st, rb, rc, rt, root, comm, "MPI_Scatter", false);
+  return scatter<int, int>(sb, nullptr, nullptr, sc, st, rb, rc, rt, root, comm, "MPI_Scatter", false, blocking());
 }
-int PMPI_Scatter_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root,
-                   MPI_Comm comm) {
-  return scatter<MPI_Count, MPI_Aint>(sb, nullptr, nullptr, sc, st, rb, rc, rt, root, comm, "MPI_Scatter_c", false);
+
+int PMPI_Iscatter(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request* req) {
+  return scatter<int, int>(sb, nullptr, nullptr, sc, st, rb, rc, rt, root, comm, "MPI_Iscatter", false, nonblocking(req));
 }
-int PMPI_Scatterv(const void* sb, const int sc[], const int d[], MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root,
-                  MPI_Comm comm) {
-  return scatter(sb, sc, d, 0, st, rb, rc, rt, root, comm, "MPI_Scatterv", true);
+
+int PMPI_Scatter_init(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return scatter<int, int>(sb, nullptr, nullptr, sc, st, rb, rc, rt, root, comm, "MPI_Scatter_init", false, persistent(info, req));
 }
-int PMPI_Scatterv_c(const void* sb, const MPI_Count sc[], const MPI_Aint d[], MPI_Datatype st, void* rb, MPI_Count rc,
-                    MPI_Datatype rt, int root, MPI_Comm comm) {
-  return scatter(sb, sc, d, 0, st, rb, rc, rt, root, comm, "MPI_Scatterv_c", true);
+
+int PMPI_Scatterv(const void* sb, const int sc[], const int d[], MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm) {
+  return scatter(sb, sc, d, 0, st, rb, rc, rt, root, comm, "MPI_Scatterv", true, blocking());
+}
+
+int PMPI_Iscatterv(const void* sb, const int sc[], const int d[], MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request* req) {
+  return scatter(sb, sc, d, 0, st, rb, rc, rt, root, comm, "MPI_Iscatterv", true, nonblocking(req));
+}
+
+int PMPI_Scatterv_init(const void* sb, const int sc[], const int d[], MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return scatter(sb, sc, d, 0, st, rb, rc, rt, root, comm, "MPI_Scatterv_init", true, persistent(info, req));
 }
 
 int PMPI_Gather(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm) {
-  return gather<int, int>(sb, sc, st, rb, nullptr, nullptr, rc, rt, root, comm, "MPI_Gather", false);
+  return gather<int, int>(sb, sc, st, rb, nullptr, nullptr, rc, rt, root, comm, "MPI_Gather", false, blocking());
 }
-int PMPI_Gather_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root,
-                  MPI_Comm comm) {
-  return gather<MPI_Count, MPI_Aint>(sb, sc, st, rb, nullptr, nullptr, rc, rt, root, comm, "MPI_Gather_c", false);
+
+int PMPI_Igather(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request* req) {
+  return gather<int, int>(sb, sc, st, rb, nullptr, nullptr, rc, rt, root, comm, "MPI_Igather", false, nonblocking(req));
 }
-int PMPI_Gatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int d[], MPI_Datatype rt, int root,
-                 MPI_Comm comm) {
-  return gather(sb, sc, st, rb, rc, d, 0, rt, root, comm, "MPI_Gatherv", true);
+
+int PMPI_Gather_init(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return gather<int, int>(sb, sc, st, rb, nullptr, nullptr, rc, rt, root, comm, "MPI_Gather_init", false, persistent(info, req));
 }
-int PMPI_Gatherv_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint d[],
-                   MPI_Datatype rt, int root, MPI_Comm comm) {
-  return gather(sb, sc, st, rb, rc, d, 0, rt, root, comm, "MPI_Gatherv_c", true);
+
+int PMPI_Gatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int d[], MPI_Datatype rt, int root, MPI_Comm comm) {
+  return gather(sb, sc, st, rb, rc, d, 0, rt, root, comm, "MPI_Gatherv", true, blocking());
+}
+
+int PMPI_Igatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int d[], MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request* req) {
+  return gather(sb, sc, st, rb, rc, d, 0, rt, root, comm, "MPI_Igatherv", true, nonblocking(req));
+}
+
+int PMPI_Gatherv_init(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int d[], MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return gather(sb, sc, st, rb, rc, d, 0, rt, root, comm, "MPI_Gatherv_init", true, persistent(info, req));
 }
 
 int PMPI_Allgather(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, MPI_Comm comm) {
-  return allgather<int, int>(sb, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Allgather", false);
+  return allgather<int, int>(sb, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Allgather", false, blocking());
 }
-int PMPI_Allgather_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, MPI_Comm comm) {
-  return allgather<MPI_Count, MPI_Aint>(sb, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Allgather_c", false);
+
+int PMPI_Iallgather(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request* req) {
+  return allgather<int, int>(sb, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Iallgather", false, nonblocking(req));
 }
-int PMPI_Allgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int d[], MPI_Datatype rt,
-                    MPI_Comm comm) {
-  return allgather(sb, sc, st, rb, rc, d, 0, rt, comm, "MPI_Allgatherv", true);
+
+int PMPI_Allgather_init(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return allgather<int, int>(sb, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Allgather_init", false, persistent(info, req));
 }
-int PMPI_Allgatherv_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint d[],
-                      MPI_Datatype rt, MPI_Comm comm) {
-  return allgather(sb, sc, st, rb, rc, d, 0, rt, comm, "MPI_Allgatherv_c", true);
+
+int PMPI_Allgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int d[], MPI_Datatype rt, MPI_Comm comm) {
+  return allgather(sb, sc, st, rb, rc, d, 0, rt, comm, "MPI_Allgatherv", true, blocking());
+}
+
+int PMPI_Iallgatherv(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int d[], MPI_Datatype rt, MPI_Comm comm, MPI_Request* req) {
+  return allgather(sb, sc, st, rb, rc, d, 0, rt, comm, "MPI_Iallgatherv", true, nonblocking(req));
+}
+
+int PMPI_Allgatherv_init(const void* sb, int sc, MPI_Datatype st, void* rb, const int rc[], const int d[], MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return allgather(sb, sc, st, rb, rc, d, 0, rt, comm, "MPI_Allgatherv_init", true, persistent(info, req));
 }
 
 int PMPI_Alltoall(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, MPI_Comm comm) {
-  return alltoall<int, int>(sb, nullptr, nullptr, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Alltoall", false);
+  return alltoall<int, int>(sb, nullptr, nullptr, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Alltoall", false, blocking());
 }
-int PMPI_Alltoall_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, MPI_Comm comm) {
-  return alltoall<MPI_Count, MPI_Aint>(sb, nullptr, nullptr, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Alltoall_c",
-                                       false);
+
+int PMPI_Ialltoall(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request* req) {
+  return alltoall<int, int>(sb, nullptr, nullptr, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Ialltoall", false, nonblocking(req));
 }
-int PMPI_Alltoallv(const void* sb, const int sc[], const int sd[], MPI_Datatype st, void* rb, const int rc[], const int rd[],
-                   MPI_Datatype rt, MPI_Comm comm) {
-  return alltoall(sb, sc, sd, 0, st, rb, rc, rd, 0, rt, comm, "MPI_Alltoallv", true);
+
+int PMPI_Alltoall_init(const void* sb, int sc, MPI_Datatype st, void* rb, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return alltoall<int, int>(sb, nullptr, nullptr, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Alltoall_init", false, persistent(info, req));
 }
-int PMPI_Alltoallv_c(const void* sb, const MPI_Count sc[], const MPI_Aint sd[], MPI_Datatype st, void* rb,
-                     const MPI_Count rc[], const MPI_Aint rd[], MPI_Datatype rt, MPI_Comm comm) {
-  return alltoall(sb, sc, sd, 0, st, rb, rc, rd, 0, rt, comm, "MPI_Alltoallv_c", true);
+
+int PMPI_Alltoallv(const void* sb, const int sc[], const int sd[], MPI_Datatype st, void* rb, const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm) {
+  return alltoall(sb, sc, sd, 0, st, rb, rc, rd, 0, rt, comm, "MPI_Alltoallv", true, blocking());
 }
-int PMPI_Alltoallw(const void* sb, const int sc[], const int sd[], const MPI_Datatype st[], void* rb, const int rc[],
-                   const int rd[], const MPI_Datatype rt[], MPI_Comm comm) {
-  return alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, "MPI_Alltoallw");
+
+int PMPI_Ialltoallv(const void* sb, const int sc[], const int sd[], MPI_Datatype st, void* rb, const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm, MPI_Request* req) {
+  return alltoall(sb, sc, sd, 0, st, rb, rc, rd, 0, rt, comm, "MPI_Ialltoallv", true, nonblocking(req));
 }
-int PMPI_Alltoallw_c(const void* sb, const MPI_Count sc[], const MPI_Aint sd[], const MPI_Datatype st[], void* rb,
-                     const MPI_Count rc[], const MPI_Aint rd[], const MPI_Datatype rt[], MPI_Comm comm) {
-  return alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, "MPI_Alltoallw_c");
+
+int PMPI_Alltoallv_init(const void* sb, const int sc[], const int sd[], MPI_Datatype st, void* rb, const int rc[], const int rd[], MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return alltoall(sb, sc, sd, 0, st, rb, rc, rd, 0, rt, comm, "MPI_Alltoallv_init", true, persistent(info, req));
+}
+
+int PMPI_Alltoallw(const void* sb, const int sc[], const int sd[], const MPI_Datatype st[], void* rb, const int rc[], const int rd[], const MPI_Datatype rt[], MPI_Comm comm) {
+  return alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, "MPI_Alltoallw", blocking());
+}
+
+int PMPI_Ialltoallw(const void* sb, const int sc[], const int sd[], const MPI_Datatype st[], void* rb, const int rc[], const int rd[], const MPI_Datatype rt[], MPI_Comm comm, MPI_Request* req) {
+  return alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, "MPI_Ialltoallw", nonblocking(req));
+}
+
+int PMPI_Alltoallw_init(const void* sb, const int sc[], const int sd[], const MPI_Datatype st[], void* rb, const int rc[], const int rd[], const MPI_Datatype rt[], MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, "MPI_Alltoallw_init", persistent(info, req));
+}
+
+int PMPI_Allreduce(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  return reduce(coll::ReduceKind::allreduce, sb, rb, n, t, op, 0, comm, "MPI_Allreduce", blocking());
+}
+
+int PMPI_Iallreduce(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce(coll::ReduceKind::allreduce, sb, rb, n, t, op, 0, comm, "MPI_Iallreduce", nonblocking(req));
+}
+
+int PMPI_Allreduce_init(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce(coll::ReduceKind::allreduce, sb, rb, n, t, op, 0, comm, "MPI_Allreduce_init", persistent(info, req));
+}
+
+int PMPI_Scan(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  return reduce(coll::ReduceKind::scan, sb, rb, n, t, op, 0, comm, "MPI_Scan", blocking());
+}
+
+int PMPI_Iscan(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce(coll::ReduceKind::scan, sb, rb, n, t, op, 0, comm, "MPI_Iscan", nonblocking(req));
+}
+
+int PMPI_Scan_init(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce(coll::ReduceKind::scan, sb, rb, n, t, op, 0, comm, "MPI_Scan_init", persistent(info, req));
+}
+
+int PMPI_Exscan(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  return reduce(coll::ReduceKind::exscan, sb, rb, n, t, op, 0, comm, "MPI_Exscan", blocking());
+}
+
+int PMPI_Iexscan(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce(coll::ReduceKind::exscan, sb, rb, n, t, op, 0, comm, "MPI_Iexscan", nonblocking(req));
+}
+
+int PMPI_Exscan_init(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce(coll::ReduceKind::exscan, sb, rb, n, t, op, 0, comm, "MPI_Exscan_init", persistent(info, req));
 }
 
 int PMPI_Reduce(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
-  return reduce_call(coll::ReduceKind::reduce, sb, rb, n, nullptr, t, op, root, comm, "MPI_Reduce");
+  return reduce(coll::ReduceKind::reduce, sb, rb, n, t, op, root, comm, "MPI_Reduce", blocking());
 }
-int PMPI_Reduce_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
-  return reduce_call(coll::ReduceKind::reduce, sb, rb, n, nullptr, t, op, root, comm, "MPI_Reduce_c");
+
+int PMPI_Ireduce(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Request* req) {
+  return reduce(coll::ReduceKind::reduce, sb, rb, n, t, op, root, comm, "MPI_Ireduce", nonblocking(req));
 }
-int PMPI_Allreduce(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  return reduce_call(coll::ReduceKind::allreduce, sb, rb, n, nullptr, t, op, 0, comm, "MPI_Allreduce");
+
+int PMPI_Reduce_init(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce(coll::ReduceKind::reduce, sb, rb, n, t, op, root, comm, "MPI_Reduce_init", persistent(info, req));
 }
-int PMPI_Allreduce_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  return reduce_call(coll::ReduceKind::allreduce, sb, rb, n, nullptr, t, op, 0, comm, "MPI_Allreduce_c");
-}
-int PMPI_Scan(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  return reduce_call(coll::ReduceKind::scan, sb, rb, n, nullptr, t, op, 0, comm, "MPI_Scan");
-}
-int PMPI_Scan_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  return reduce_call(coll::ReduceKind::scan, sb, rb, n, nullptr, t, op, 0, comm, "MPI_Scan_c");
-}
-int PMPI_Exscan(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  return reduce_call(coll::ReduceKind::exscan, sb, rb, n, nullptr, t, op, 0, comm, "MPI_Exscan");
-}
-int PMPI_Exscan_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  return reduce_call(coll::ReduceKind::exscan, sb, rb, n, nullptr, t, op, 0, comm, "MPI_Exscan_c");
-}
+
 int PMPI_Reduce_scatter_block(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  return reduce_scatter<int>(sb, rb, nullptr, n, t, op, comm, "MPI_Reduce_scatter_block");
+  return reduce_scatter<int>(sb, rb, nullptr, n, t, op, comm, "MPI_Reduce_scatter_block", false, blocking());
 }
-int PMPI_Reduce_scatter_block_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  return reduce_scatter<MPI_Count>(sb, rb, nullptr, n, t, op, comm, "MPI_Reduce_scatter_block_c");
+
+int PMPI_Ireduce_scatter_block(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce_scatter<int>(sb, rb, nullptr, n, t, op, comm, "MPI_Ireduce_scatter_block", false, nonblocking(req));
 }
+
+int PMPI_Reduce_scatter_block_init(const void* sb, void* rb, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce_scatter<int>(sb, rb, nullptr, n, t, op, comm, "MPI_Reduce_scatter_block_init", false, persistent(info, req));
+}
+
 int PMPI_Reduce_scatter(const void* sb, void* rb, const int rc[], MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  if (rc == nullptr) return raise(to_comm(comm), MPI_ERR_ARG, "MPI_Reduce_scatter: recvcounts is NULL");
-  return reduce_scatter<int>(sb, rb, rc, 0, t, op, comm, "MPI_Reduce_scatter");
+  return reduce_scatter<int>(sb, rb, rc, 0, t, op, comm, "MPI_Reduce_scatter", true, blocking());
 }
+
+int PMPI_Ireduce_scatter(const void* sb, void* rb, const int rc[], MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce_scatter<int>(sb, rb, rc, 0, t, op, comm, "MPI_Ireduce_scatter", true, nonblocking(req));
+}
+
+int PMPI_Reduce_scatter_init(const void* sb, void* rb, const int rc[], MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce_scatter<int>(sb, rb, rc, 0, t, op, comm, "MPI_Reduce_scatter_init", true, persistent(info, req));
+}
+
+int PMPI_Bcast_c(void* b, MPI_Count n, MPI_Datatype t, int root, MPI_Comm comm) {
+  return bcast(b, n, t, root, comm, "MPI_Bcast_c", blocking());
+}
+
+int PMPI_Ibcast_c(void* b, MPI_Count n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request* req) {
+  return bcast(b, n, t, root, comm, "MPI_Ibcast_c", nonblocking(req));
+}
+
+int PMPI_Bcast_init_c(void* b, MPI_Count n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return bcast(b, n, t, root, comm, "MPI_Bcast_init_c", persistent(info, req));
+}
+
+int PMPI_Scatter_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm) {
+  return scatter<MPI_Count, MPI_Aint>(sb, nullptr, nullptr, sc, st, rb, rc, rt, root, comm, "MPI_Scatter_c", false, blocking());
+}
+
+int PMPI_Iscatter_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request* req) {
+  return scatter<MPI_Count, MPI_Aint>(sb, nullptr, nullptr, sc, st, rb, rc, rt, root, comm, "MPI_Iscatter_c", false, nonblocking(req));
+}
+
+int PMPI_Scatter_init_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return scatter<MPI_Count, MPI_Aint>(sb, nullptr, nullptr, sc, st, rb, rc, rt, root, comm, "MPI_Scatter_init_c", false, persistent(info, req));
+}
+
+int PMPI_Scatterv_c(const void* sb, const MPI_Count sc[], const MPI_Aint d[], MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm) {
+  return scatter(sb, sc, d, 0, st, rb, rc, rt, root, comm, "MPI_Scatterv_c", true, blocking());
+}
+
+int PMPI_Iscatterv_c(const void* sb, const MPI_Count sc[], const MPI_Aint d[], MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request* req) {
+  return scatter(sb, sc, d, 0, st, rb, rc, rt, root, comm, "MPI_Iscatterv_c", true, nonblocking(req));
+}
+
+int PMPI_Scatterv_init_c(const void* sb, const MPI_Count sc[], const MPI_Aint d[], MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return scatter(sb, sc, d, 0, st, rb, rc, rt, root, comm, "MPI_Scatterv_init_c", true, persistent(info, req));
+}
+
+int PMPI_Gather_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm) {
+  return gather<MPI_Count, MPI_Aint>(sb, sc, st, rb, nullptr, nullptr, rc, rt, root, comm, "MPI_Gather_c", false, blocking());
+}
+
+int PMPI_Igather_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request* req) {
+  return gather<MPI_Count, MPI_Aint>(sb, sc, st, rb, nullptr, nullptr, rc, rt, root, comm, "MPI_Igather_c", false, nonblocking(req));
+}
+
+int PMPI_Gather_init_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return gather<MPI_Count, MPI_Aint>(sb, sc, st, rb, nullptr, nullptr, rc, rt, root, comm, "MPI_Gather_init_c", false, persistent(info, req));
+}
+
+int PMPI_Gatherv_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint d[], MPI_Datatype rt, int root, MPI_Comm comm) {
+  return gather(sb, sc, st, rb, rc, d, 0, rt, root, comm, "MPI_Gatherv_c", true, blocking());
+}
+
+int PMPI_Igatherv_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint d[], MPI_Datatype rt, int root, MPI_Comm comm, MPI_Request* req) {
+  return gather(sb, sc, st, rb, rc, d, 0, rt, root, comm, "MPI_Igatherv_c", true, nonblocking(req));
+}
+
+int PMPI_Gatherv_init_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint d[], MPI_Datatype rt, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return gather(sb, sc, st, rb, rc, d, 0, rt, root, comm, "MPI_Gatherv_init_c", true, persistent(info, req));
+}
+
+int PMPI_Allgather_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, MPI_Comm comm) {
+  return allgather<MPI_Count, MPI_Aint>(sb, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Allgather_c", false, blocking());
+}
+
+int PMPI_Iallgather_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request* req) {
+  return allgather<MPI_Count, MPI_Aint>(sb, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Iallgather_c", false, nonblocking(req));
+}
+
+int PMPI_Allgather_init_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return allgather<MPI_Count, MPI_Aint>(sb, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Allgather_init_c", false, persistent(info, req));
+}
+
+int PMPI_Allgatherv_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint d[], MPI_Datatype rt, MPI_Comm comm) {
+  return allgather(sb, sc, st, rb, rc, d, 0, rt, comm, "MPI_Allgatherv_c", true, blocking());
+}
+
+int PMPI_Iallgatherv_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint d[], MPI_Datatype rt, MPI_Comm comm, MPI_Request* req) {
+  return allgather(sb, sc, st, rb, rc, d, 0, rt, comm, "MPI_Iallgatherv_c", true, nonblocking(req));
+}
+
+int PMPI_Allgatherv_init_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint d[], MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return allgather(sb, sc, st, rb, rc, d, 0, rt, comm, "MPI_Allgatherv_init_c", true, persistent(info, req));
+}
+
+int PMPI_Alltoall_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, MPI_Comm comm) {
+  return alltoall<MPI_Count, MPI_Aint>(sb, nullptr, nullptr, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Alltoall_c", false, blocking());
+}
+
+int PMPI_Ialltoall_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request* req) {
+  return alltoall<MPI_Count, MPI_Aint>(sb, nullptr, nullptr, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Ialltoall_c", false, nonblocking(req));
+}
+
+int PMPI_Alltoall_init_c(const void* sb, MPI_Count sc, MPI_Datatype st, void* rb, MPI_Count rc, MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return alltoall<MPI_Count, MPI_Aint>(sb, nullptr, nullptr, sc, st, rb, nullptr, nullptr, rc, rt, comm, "MPI_Alltoall_init_c", false, persistent(info, req));
+}
+
+int PMPI_Alltoallv_c(const void* sb, const MPI_Count sc[], const MPI_Aint sd[], MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint rd[], MPI_Datatype rt, MPI_Comm comm) {
+  return alltoall(sb, sc, sd, 0, st, rb, rc, rd, 0, rt, comm, "MPI_Alltoallv_c", true, blocking());
+}
+
+int PMPI_Ialltoallv_c(const void* sb, const MPI_Count sc[], const MPI_Aint sd[], MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint rd[], MPI_Datatype rt, MPI_Comm comm, MPI_Request* req) {
+  return alltoall(sb, sc, sd, 0, st, rb, rc, rd, 0, rt, comm, "MPI_Ialltoallv_c", true, nonblocking(req));
+}
+
+int PMPI_Alltoallv_init_c(const void* sb, const MPI_Count sc[], const MPI_Aint sd[], MPI_Datatype st, void* rb, const MPI_Count rc[], const MPI_Aint rd[], MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return alltoall(sb, sc, sd, 0, st, rb, rc, rd, 0, rt, comm, "MPI_Alltoallv_init_c", true, persistent(info, req));
+}
+
+int PMPI_Alltoallw_c(const void* sb, const MPI_Count sc[], const MPI_Aint sd[], const MPI_Datatype st[], void* rb, const MPI_Count rc[], const MPI_Aint rd[], const MPI_Datatype rt[], MPI_Comm comm) {
+  return alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, "MPI_Alltoallw_c", blocking());
+}
+
+int PMPI_Ialltoallw_c(const void* sb, const MPI_Count sc[], const MPI_Aint sd[], const MPI_Datatype st[], void* rb, const MPI_Count rc[], const MPI_Aint rd[], const MPI_Datatype rt[], MPI_Comm comm, MPI_Request* req) {
+  return alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, "MPI_Ialltoallw_c", nonblocking(req));
+}
+
+int PMPI_Alltoallw_init_c(const void* sb, const MPI_Count sc[], const MPI_Aint sd[], const MPI_Datatype st[], void* rb, const MPI_Count rc[], const MPI_Aint rd[], const MPI_Datatype rt[], MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return alltoallw(sb, sc, sd, st, rb, rc, rd, rt, comm, "MPI_Alltoallw_init_c", persistent(info, req));
+}
+
+int PMPI_Allreduce_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  return reduce(coll::ReduceKind::allreduce, sb, rb, n, t, op, 0, comm, "MPI_Allreduce_c", blocking());
+}
+
+int PMPI_Iallreduce_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce(coll::ReduceKind::allreduce, sb, rb, n, t, op, 0, comm, "MPI_Iallreduce_c", nonblocking(req));
+}
+
+int PMPI_Allreduce_init_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce(coll::ReduceKind::allreduce, sb, rb, n, t, op, 0, comm, "MPI_Allreduce_init_c", persistent(info, req));
+}
+
+int PMPI_Scan_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  return reduce(coll::ReduceKind::scan, sb, rb, n, t, op, 0, comm, "MPI_Scan_c", blocking());
+}
+
+int PMPI_Iscan_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce(coll::ReduceKind::scan, sb, rb, n, t, op, 0, comm, "MPI_Iscan_c", nonblocking(req));
+}
+
+int PMPI_Scan_init_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce(coll::ReduceKind::scan, sb, rb, n, t, op, 0, comm, "MPI_Scan_init_c", persistent(info, req));
+}
+
+int PMPI_Exscan_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  return reduce(coll::ReduceKind::exscan, sb, rb, n, t, op, 0, comm, "MPI_Exscan_c", blocking());
+}
+
+int PMPI_Iexscan_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce(coll::ReduceKind::exscan, sb, rb, n, t, op, 0, comm, "MPI_Iexscan_c", nonblocking(req));
+}
+
+int PMPI_Exscan_init_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce(coll::ReduceKind::exscan, sb, rb, n, t, op, 0, comm, "MPI_Exscan_init_c", persistent(info, req));
+}
+
+int PMPI_Reduce_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
+  return reduce(coll::ReduceKind::reduce, sb, rb, n, t, op, root, comm, "MPI_Reduce_c", blocking());
+}
+
+int PMPI_Ireduce_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Request* req) {
+  return reduce(coll::ReduceKind::reduce, sb, rb, n, t, op, root, comm, "MPI_Ireduce_c", nonblocking(req));
+}
+
+int PMPI_Reduce_init_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce(coll::ReduceKind::reduce, sb, rb, n, t, op, root, comm, "MPI_Reduce_init_c", persistent(info, req));
+}
+
+int PMPI_Reduce_scatter_block_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  return reduce_scatter<MPI_Count>(sb, rb, nullptr, n, t, op, comm, "MPI_Reduce_scatter_block_c", false, blocking());
+}
+
+int PMPI_Ireduce_scatter_block_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce_scatter<MPI_Count>(sb, rb, nullptr, n, t, op, comm, "MPI_Ireduce_scatter_block_c", false, nonblocking(req));
+}
+
+int PMPI_Reduce_scatter_block_init_c(const void* sb, void* rb, MPI_Count n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce_scatter<MPI_Count>(sb, rb, nullptr, n, t, op, comm, "MPI_Reduce_scatter_block_init_c", false, persistent(info, req));
+}
+
 int PMPI_Reduce_scatter_c(const void* sb, void* rb, const MPI_Count rc[], MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  if (rc == nullptr) return raise(to_comm(comm), MPI_ERR_ARG, "MPI_Reduce_scatter_c: recvcounts is NULL");
-  return reduce_scatter<MPI_Count>(sb, rb, rc, 0, t, op, comm, "MPI_Reduce_scatter_c");
+  return reduce_scatter<MPI_Count>(sb, rb, rc, 0, t, op, comm, "MPI_Reduce_scatter_c", true, blocking());
+}
+
+int PMPI_Ireduce_scatter_c(const void* sb, void* rb, const MPI_Count rc[], MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request* req) {
+  return reduce_scatter<MPI_Count>(sb, rb, rc, 0, t, op, comm, "MPI_Ireduce_scatter_c", true, nonblocking(req));
+}
+
+int PMPI_Reduce_scatter_init_c(const void* sb, void* rb, const MPI_Count rc[], MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request* req) {
+  return reduce_scatter<MPI_Count>(sb, rb, rc, 0, t, op, comm, "MPI_Reduce_scatter_init_c", true, persistent(info, req));
 }
 
 }  // extern "C"
 
+SHMPI_PMPI_ALIAS(int, MPI_Ibarrier, (MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Barrier_init, (MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Bcast, (void*, int, MPI_Datatype, int, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Bcast_c, (void*, MPI_Count, MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ibcast, (void*, int, MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Bcast_init, (void*, int, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Scatter, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Scatter_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iscatter, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Scatter_init, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Scatterv, (const void*, const int[], const int[], MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Scatterv_c,
-                 (const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iscatterv, (const void*, const int[], const int[], MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Scatterv_init, (const void*, const int[], const int[], MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Gather, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Gather_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Igather, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Gather_init, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Gatherv, (const void*, int, MPI_Datatype, void*, const int[], const int[], MPI_Datatype, int, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Gatherv_c,
-                 (const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Igatherv, (const void*, int, MPI_Datatype, void*, const int[], const int[], MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Gatherv_init, (const void*, int, MPI_Datatype, void*, const int[], const int[], MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Allgather, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Allgather_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iallgather, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Allgather_init, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Allgatherv, (const void*, int, MPI_Datatype, void*, const int[], const int[], MPI_Datatype, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Allgatherv_c,
-                 (const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iallgatherv, (const void*, int, MPI_Datatype, void*, const int[], const int[], MPI_Datatype, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Allgatherv_init, (const void*, int, MPI_Datatype, void*, const int[], const int[], MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Alltoall, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Alltoall_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Alltoallv,
-                 (const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[], MPI_Datatype, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Alltoallv_c, (const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*,
-                                        const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Alltoallw, (const void*, const int[], const int[], const MPI_Datatype[], void*, const int[],
-                                      const int[], const MPI_Datatype[], MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Alltoallw_c, (const void*, const MPI_Count[], const MPI_Aint[], const MPI_Datatype[], void*,
-                                        const MPI_Count[], const MPI_Aint[], const MPI_Datatype[], MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Reduce, (const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Reduce_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ialltoall, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoall_init, (const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoallv, (const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[], MPI_Datatype, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ialltoallv, (const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[], MPI_Datatype, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoallv_init, (const void*, const int[], const int[], MPI_Datatype, void*, const int[], const int[], MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoallw, (const void*, const int[], const int[], const MPI_Datatype[], void*, const int[], const int[], const MPI_Datatype[], MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ialltoallw, (const void*, const int[], const int[], const MPI_Datatype[], void*, const int[], const int[], const MPI_Datatype[], MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoallw_init, (const void*, const int[], const int[], const MPI_Datatype[], void*, const int[], const int[], const MPI_Datatype[], MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Allreduce, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Allreduce_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iallreduce, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Allreduce_init, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Scan, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Scan_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iscan, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Scan_init, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Exscan, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Exscan_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iexscan, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Exscan_init, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Reduce, (const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ireduce, (const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Reduce_init, (const void*, void*, int, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Reduce_scatter_block, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm))
-SHMPI_PMPI_ALIAS(int, MPI_Reduce_scatter_block_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ireduce_scatter_block, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Reduce_scatter_block_init, (const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Reduce_scatter, (const void*, void*, const int[], MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ireduce_scatter, (const void*, void*, const int[], MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Reduce_scatter_init, (const void*, void*, const int[], MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Bcast_c, (void*, MPI_Count, MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ibcast_c, (void*, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Bcast_init_c, (void*, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Scatter_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iscatter_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Scatter_init_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Scatterv_c, (const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iscatterv_c, (const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Scatterv_init_c, (const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Gather_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Igather_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Gather_init_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Gatherv_c, (const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Igatherv_c, (const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Gatherv_init_c, (const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, int, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Allgather_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iallgather_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Allgather_init_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Allgatherv_c, (const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iallgatherv_c, (const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Allgatherv_init_c, (const void*, MPI_Count, MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoall_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ialltoall_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoall_init_c, (const void*, MPI_Count, MPI_Datatype, void*, MPI_Count, MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoallv_c, (const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ialltoallv_c, (const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoallv_init_c, (const void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, void*, const MPI_Count[], const MPI_Aint[], MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoallw_c, (const void*, const MPI_Count[], const MPI_Aint[], const MPI_Datatype[], void*, const MPI_Count[], const MPI_Aint[], const MPI_Datatype[], MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ialltoallw_c, (const void*, const MPI_Count[], const MPI_Aint[], const MPI_Datatype[], void*, const MPI_Count[], const MPI_Aint[], const MPI_Datatype[], MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Alltoallw_init_c, (const void*, const MPI_Count[], const MPI_Aint[], const MPI_Datatype[], void*, const MPI_Count[], const MPI_Aint[], const MPI_Datatype[], MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Allreduce_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iallreduce_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Allreduce_init_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Scan_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iscan_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Scan_init_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Exscan_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Iexscan_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Exscan_init_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Reduce_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ireduce_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Reduce_init_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, int, MPI_Comm, MPI_Info, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Reduce_scatter_block_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ireduce_scatter_block_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Reduce_scatter_block_init_c, (const void*, void*, MPI_Count, MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))
 SHMPI_PMPI_ALIAS(int, MPI_Reduce_scatter_c, (const void*, void*, const MPI_Count[], MPI_Datatype, MPI_Op, MPI_Comm))
+SHMPI_PMPI_ALIAS(int, MPI_Ireduce_scatter_c, (const void*, void*, const MPI_Count[], MPI_Datatype, MPI_Op, MPI_Comm, MPI_Request*))
+SHMPI_PMPI_ALIAS(int, MPI_Reduce_scatter_init_c, (const void*, void*, const MPI_Count[], MPI_Datatype, MPI_Op, MPI_Comm, MPI_Info, MPI_Request*))

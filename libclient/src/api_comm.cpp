@@ -7,6 +7,7 @@
 #include "api.hpp"
 #include "attr/attr.hpp"
 #include "coll/collectives.hpp"
+#include "coll/nbc.hpp"
 #include "comm/comm.hpp"
 #include "group/group.hpp"
 #include "info/info.hpp"
@@ -191,7 +192,11 @@ int PMPI_Comm_free(MPI_Comm* comm) {
   // Delete callbacks first; an error from one fails the call and keeps the communicator.
   const int cls = attr::delete_comm_attrs(c);
   if (cls != MPI_SUCCESS) return raise(c, cls, "MPI_Comm_free: an attribute delete callback failed");
-  comm::destroy(c);
+  // Nonblocking collectives still in flight on c complete first (MPI-4.1 7.4.3).
+  if (!coll::comm_free(c)) {
+    return raise(c, MPI_ERR_PROC_ABORTED, "MPI_Comm_free: the job aborted while collectives on the communicator were in flight: " +
+                                              abort_reason());
+  }
   *comm = MPI_COMM_NULL;
   return MPI_SUCCESS;
 }

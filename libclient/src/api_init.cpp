@@ -5,6 +5,7 @@
 
 #include "api.hpp"
 #include "attr/attr.hpp"
+#include "coll/progress_hooks.hpp"
 #include "comm/comm.hpp"
 #include "p2p/engine.hpp"
 
@@ -36,6 +37,7 @@ int do_init(const char* call) {
   g_world.rank = static_cast<int>(g_rt.rank);
   g_world.size = static_cast<int>(g_rt.size);
   if (!p2p::init(why)) return raise(nullptr, MPI_ERR_OTHER, std::string(call) + ": " + why);
+  coll::install_progress_hooks();
   if (!comm::init_predefined(why)) return raise(nullptr, MPI_ERR_OTHER, std::string(call) + ": " + why);
   return MPI_SUCCESS;
 }

@@ -1,8 +1,10 @@
 // Persistent point-to-point requests (MPI-4.1 3.9): MPI_Send_init, MPI_Ssend_init,
-// MPI_Rsend_init, MPI_Bsend_init, MPI_Recv_init (and _c), MPI_Start, MPI_Startall.
+// MPI_Rsend_init, MPI_Bsend_init, MPI_Recv_init (and _c); MPI_Start and MPI_Startall, which
+// also start persistent collectives (MPI_Bcast_init & co., api_coll.cpp).
 // The request is checked and set up once; each start only runs the engine's start.
 // Completion makes it inactive (request.hpp), MPI_Request_free destroys it.
 #include "api_p2p.hpp"
+#include "coll/nbc.hpp"
 #include "p2p/bsend.hpp"
 
 using namespace shmpi::client;
@@ -29,6 +31,18 @@ int make_init(const char* call, P2pRequest::Op op, Mode mode, const void* buf, M
 
 // Starts one inactive persistent point-to-point request. MPI error class with `why`.
 int start_one(RequestObj* base, std::string& why) {
+  if (coll::CollRequest* q = coll::as_coll(base)) {
+    if (!q->persistent) {
+      why = "is a nonblocking collective's request, not a persistent one (MPI_Bcast_init, ...)";
+      return MPI_ERR_REQUEST;
+    }
+    if (q->active) {
+      why = "is already active (complete it with MPI_Wait/MPI_Test before starting it again)";
+      return MPI_ERR_REQUEST;
+    }
+    coll::start(*q);
+    return MPI_SUCCESS;
+  }
   P2pRequest* r = p2p::as_p2p(base);
   if (r == nullptr || !r->persistent) {
     why = "is not a persistent request (MPI_Send_init, MPI_Recv_init, ...)";
@@ -55,6 +69,7 @@ int start_one(RequestObj* base, std::string& why) {
 int raise_start(const char* call, const std::string& where, RequestObj* r, int cls, const std::string& why) {
   CommObj* c = nullptr;
   if (P2pRequest* p = p2p::as_p2p(r)) c = p->comm;
+  if (coll::CollRequest* q = coll::as_coll(r)) c = q->plan.comm;
   return raise(c, cls, std::string(call) + ": " + where + " " + why);
 }
 
@@ -115,12 +130,14 @@ extern "C" int PMPI_Startall(int count, MPI_Request array_of_requests[]) {
   for (int i = 0; i < count; ++i) {
     RequestObj* r = to_request(array_of_requests[i]);
     P2pRequest* p = p2p::as_p2p(r);
-    if (p == nullptr || !p->persistent || p->active) {
-      return raise(p != nullptr ? p->comm : nullptr, MPI_ERR_REQUEST,
+    coll::CollRequest* q = coll::as_coll(r);
+    const bool startable = (p != nullptr && p->persistent && !p->active) || (q != nullptr && q->persistent && !q->active);
+    if (!startable) {
+      return raise(p != nullptr ? p->comm : q != nullptr ? q->plan.comm : nullptr, MPI_ERR_REQUEST,
                    "MPI_Startall: array_of_requests[" + std::to_string(i) + "] is " +
-                       (r == nullptr ? "not a valid request"
-                        : p == nullptr || !p->persistent ? "not a persistent point-to-point request"
-                                                         : "already active"));
+                       (r == nullptr                                                          ? "not a valid request"
+                        : (p == nullptr || !p->persistent) && (q == nullptr || !q->persistent) ? "not a persistent request"
+                                                                                               : "already active"));
     }
   }
   for (int i = 0; i < count; ++i) {

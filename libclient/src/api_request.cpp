@@ -23,9 +23,13 @@
 //   MPI_ERR_PROC_ABORTED, leaving every request as it was.
 // Errors of a request go through its owner's error handler (RequestObj::raise_on_owner),
 // else, like errors of no object, through MPI_COMM_SELF's.
+#include <sched.h>
+
 #include "api.hpp"
+#include "coll/nbc.hpp"
 #include "p2p/engine.hpp"
 #include "request/request.hpp"
+#include "wait.hpp"
 
 using namespace shmpi::client;
 
@@ -182,6 +186,16 @@ int finish_some(const char* call, int n, MPI_Request reqs[], const int indices[]
   return failed.result(call, n);
 }
 
+// A test call that found nothing complete. Oversubscribed (more ranks than cores), a
+// loop of such calls would keep the core from the very rank it waits for for a whole
+// time slice: every 16th one yields the core (as Open MPI's yield_when_idle, which it
+// also turns on when oversubscribed).
+void test_found_nothing() {
+  static std::uint32_t idle = 0;
+  if (g_wait.oversubscribed && ++idle % 16 == 0) sched_yield();
+  reap_detached_requests();
+}
+
 // One completed request returned by a single-completion call.
 int finish_one(RequestObj* r, MPI_Request* handle, MPI_Status* status) {
   const ErrorSink sink = ErrorSink::of(r);
@@ -230,7 +244,7 @@ extern "C" int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   }
   if (!request_done(r)) {
     *flag = 0;
-    reap_detached_requests();
+    test_found_nothing();
     return MPI_SUCCESS;
   }
   *flag = 1;
@@ -275,7 +289,7 @@ extern "C" int PMPI_Testall(int count, MPI_Request array_of_requests[], int* fla
   }
   *flag = all ? 1 : 0;
   if (!all) {
-    reap_detached_requests();
+    test_found_nothing();
     return MPI_SUCCESS;
   }
   return finish_all(call, count, array_of_requests, array_of_statuses);
@@ -334,7 +348,7 @@ extern "C" int PMPI_Testany(int count, MPI_Request array_of_requests[], int* ind
   *index = MPI_UNDEFINED;
   *flag = any_active ? 0 : 1;
   if (!any_active) empty_status(status);
-  reap_detached_requests();
+  test_found_nothing();
   return MPI_SUCCESS;
 }
 SHMPI_PMPI_ALIAS(int, MPI_Testany, (int, MPI_Request[], int*, int*, MPI_Status*))
@@ -381,7 +395,7 @@ int some(const char* call, bool wait, int incount, MPI_Request reqs[], int* outc
     if (n > 0 || !wait) {
       *outcount = n;
       if (n == 0) {
-        reap_detached_requests();
+        test_found_nothing();
         return MPI_SUCCESS;
       }
       return finish_some(call, n, reqs, indices, statuses);
@@ -410,6 +424,14 @@ extern "C" int PMPI_Request_free(MPI_Request* request) {
   RequestObj* r = request_arg("MPI_Request_free", request, false, rc);
   if (r == nullptr) return rc;
   const ErrorSink sink = ErrorSink::of(r);
+  // MPI-4.1 6.12 and 6.13: freeing a nonblocking collective's request, or an active
+  // persistent collective one, is erroneous (every member must complete the call).
+  if (coll::CollRequest* q = coll::as_coll(r); q != nullptr && (!q->persistent || q->active)) {
+    return sink.raise(make_error_code(MPI_ERR_REQUEST, q->persistent ? "MPI_Request_free: the persistent collective request is active "
+                                                                       "(complete it with MPI_Wait/MPI_Test first)"
+                                                                     : "MPI_Request_free: a nonblocking collective's request cannot "
+                                                                       "be freed (MPI-4.1 6.12); complete it with MPI_Wait/MPI_Test"));
+  }
   *request = MPI_REQUEST_NULL;
   const int err = free_request(r);
   return err == MPI_SUCCESS ? MPI_SUCCESS : sink.raise(err);
@@ -450,6 +472,10 @@ extern "C" int PMPI_Cancel(MPI_Request* request) {
   if (p2p::P2pRequest* p = p2p::as_p2p(r)) {
     p2p::cancel(*p);
     return MPI_SUCCESS;
+  }
+  if (coll::as_coll(r) != nullptr) {
+    return ErrorSink::of(r).raise(make_error_code(
+        MPI_ERR_REQUEST, "MPI_Cancel: a collective's request cannot be cancelled (MPI-4.1 6.12, 6.13)"));
   }
   // A generalized request's cancel_fn starts the cancellation; its query_fn reports the
   // outcome (MPI_Status_set_cancelled). RMA requests complete at issue: nothing to cancel.

@@ -47,6 +47,15 @@ struct CommObj {
   coll::CommBlock* block = nullptr;  // collective block, mapped by every member
   std::uint32_t seq = 0;             // collective calls made on this communicator
   std::vector<std::uint32_t> seen_done;  // lower bounds of the members' `done` (coll/engine.cpp)
+  // This rank's finished calls (coll/engine.cpp publish_done): every call up to
+  // done_upto, plus bit i of done_ahead for call done_upto + 1 + i (nonblocking
+  // collectives may finish out of order; `done` publishes done_upto only).
+  std::uint32_t done_upto = 0;
+  std::uint64_t done_ahead = 0;
+  // Nonblocking and persistent collective requests on this communicator (coll/nbc.cpp).
+  int nbc_requests = 0;  // alive: a freed communicator is destroyed with the last one
+  int nbc_running = 0;   // in flight
+  bool freed = false;    // MPI_Comm_free came while requests were alive
   std::uint32_t create_group_calls = 0;  // MPI_Comm_create_group calls with this parent
   std::vector<std::byte> scratch[4];  // reusable collective buffers (coll/engine.hpp)
   coll::NumaGroups numa;              // members by NUMA node (coll/numa_groups.hpp)

@@ -11,6 +11,7 @@ case $prog in
   hello) args=("$n" "$scratch") ;;
   coll_*) args=("$@"); limit=170 ;;  # many sizes x roots x communicators; 8 ranks on 2 cores
   p2p_*) args=("$@"); limit=120 ;;   # large messages, storms, 1000 persistent starts; 8 ranks on 2 cores
+  nbc_*) args=("$@"); limit=170 ;;   # 1 MiB blocks, 1000 persistent starts; 8 ranks on 2 cores
   rma_*) args=("$@"); export RMA_STRICT=1 ;;
   *) args=("$@") ;;
 esac

@@ -3,9 +3,11 @@
 #include <sys/uio.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstring>
 
+#include "coll/fiber.hpp"
 #include "runtime.hpp"
 #include "types/pack.hpp"
 #include "wait.hpp"
@@ -35,6 +37,10 @@ bool cma(pid_t pid, bool write, void* local, std::uint64_t remote, std::size_t l
 
 }  // namespace
 
+namespace {
+bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target);
+}  // namespace
+
 Call begin(CommObj* c, layout::CollKind kind) {
   Call k{};
   k.comm = c;
@@ -46,6 +52,13 @@ Call begin(CommObj* c, layout::CollKind kind) {
   k.mine = &k.b->rank(k.me);
   k.mine->calls.store(k.seq, std::memory_order_relaxed);
   k.mine->waiting_kind.store(static_cast<std::uint32_t>(kind), std::memory_order_relaxed);
+  // Our own call seq - kCallSlots may still be in flight (a nonblocking one, nbc.hpp):
+  // no call starts before it has finished, so every call finishes less than
+  // kCallSlots past done_upto (publish_done) and our own slot is free for reserve().
+  // Blocking calls alone finish in order: then this always holds at once. An abort
+  // is noticed by the call's next wait.
+  const std::uint32_t need = k.seq - layout::kCallSlots;
+  if (!reached(c->done_upto, need)) (void)wait_for(k, k.me, k.mine->done, need);
   return k;
 }
 
@@ -53,21 +66,77 @@ namespace {
 bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
   if (reached(f.value.load(std::memory_order_acquire), target)) return true;
   k.mine->waiting_on.store(r, std::memory_order_relaxed);
-  const bool ok = wait_flag(f, target);
+  bool ok = true;
+  if (current_task() != nullptr) {
+    // A nonblocking call's task (nbc.hpp): suspend until the flag moves.
+    while (!reached(f.value.load(std::memory_order_acquire), target)) {
+      if (job_aborted()) {
+        ok = false;
+        break;
+      }
+      yield_on(f, target);
+    }
+  } else {
+    ok = wait_flag(f, target);
+  }
   k.mine->waiting_on.store(-1, std::memory_order_relaxed);
   return ok;
+}
+
+// Publishes this rank's `done`: the highest call up to which every call of this
+// communicator has finished here. Blocking calls finish in sequence order; a
+// nonblocking one may finish before an earlier one, and `done` must not claim the
+// earlier one too (its staging slot or exposed memory may still be read). A call
+// finishes less than kCallSlots past done_upto (begin() waited for our own done), so
+// 64 bits of done_ahead are enough.
+void publish_done(Call& k) {
+  CommObj* c = k.comm;
+  if (k.seq == c->done_upto + 1 && c->done_ahead == 0) {
+    c->done_upto = k.seq;
+    signal_flag(k.mine->done, k.seq);
+    return;
+  }
+  const std::uint32_t ahead = k.seq - c->done_upto - 1;
+  assert(ahead < 64);
+  c->done_ahead |= std::uint64_t{1} << ahead;
+  std::uint32_t upto = c->done_upto;
+  while ((c->done_ahead & 1) != 0) {
+    c->done_ahead >>= 1;
+    ++upto;
+  }
+  if (upto == c->done_upto) return;
+  c->done_upto = upto;
+  signal_flag(k.mine->done, upto);
 }
 }  // namespace
 
 bool wait_posted(Call& k, int r) {
   // Poll the descriptor line first (it carries the small data too); the posted flag
-  // is the futex word for a reader that has to sleep.
+  // is the futex word for a reader that has to sleep. A task checks once and yields.
   const std::atomic<std::uint32_t>& s = k.b->rank(r).desc[k.slot].seq;
-  for (int i = 0; i < 256; ++i) {
+  for (int i = 0, spins = current_task() != nullptr ? 1 : 256; i < spins; ++i) {
     if (s.load(std::memory_order_acquire) == k.seq) return true;
     cpu_relax();
   }
-  return wait_for(k, r, k.b->rank(r).posted, k.seq);
+  // `posted` reaching seq does not prove that call seq has posted: with nonblocking
+  // calls a member may post a later call first (post() keeps the flag increasing). So
+  // the descriptor's seq decides; the flag is what we sleep on. Reading the flag before
+  // the descriptor makes a post between the two reads raise the flag past what we saw.
+  layout::Flag& f = k.b->rank(r).posted;
+  for (;;) {
+    const std::uint32_t seen = f.value.load(std::memory_order_acquire);
+    if (s.load(std::memory_order_acquire) == k.seq) return true;
+    const std::uint32_t target = reached(seen, k.seq) ? seen + 1 : k.seq;
+    if (current_task() != nullptr) {
+      // Resumed when the descriptor line shows the call (the flag is for sleeping).
+      if (job_aborted()) return false;
+      k.mine->waiting_on.store(r, std::memory_order_relaxed);
+      yield_on(f, target, &s, k.seq);
+      k.mine->waiting_on.store(-1, std::memory_order_relaxed);
+      continue;
+    }
+    if (!wait_for(k, r, f, target)) return false;
+  }
 }
 bool wait_done(Call& k, int r, std::uint32_t target) { return wait_for(k, r, k.b->rank(r).done, target); }
 
@@ -95,7 +164,10 @@ std::byte* my_stage(Call& k) { return k.b->stage(k.me, k.slot); }
 
 void post(Call& k) {
   my_desc(k).seq.store(k.seq, std::memory_order_release);
-  signal_flag(k.mine->posted, k.seq);
+  // In order, `posted` = seq. A call posted after a later one (nonblocking calls) still
+  // raises the flag by one, so that a reader waiting for it wakes (wait_posted).
+  const std::uint32_t cur = k.mine->posted.value.load(std::memory_order_relaxed);
+  signal_flag(k.mine->posted, static_cast<std::int32_t>(k.seq - cur) > 0 ? k.seq : cur + 1);
 }
 
 const std::byte* staged(const Call& k, int r, const layout::CallDesc& d) {
@@ -116,7 +188,7 @@ std::byte* stage_for(Call& k, std::uint64_t bytes) {
 bool invalid(const layout::CallDesc& d) { return (d.status & layout::kDescInvalid) != 0; }
 
 bool finish(Call& k) {
-  signal_flag(k.mine->done, k.seq);
+  publish_done(k);
   bool ok = true;
   if (k.exposed) {
     for (int r = 0; r < k.n && ok; ++r) {
@@ -128,7 +200,7 @@ bool finish(Call& k) {
 }
 
 void finish_now(Call& k) {
-  signal_flag(k.mine->done, k.seq);
+  publish_done(k);
   k.mine->waiting_kind.store(0, std::memory_order_relaxed);
 }
 
@@ -209,7 +281,9 @@ bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t
 }
 
 std::byte* scratch(CommObj* c, int which, std::size_t bytes) {
-  std::vector<std::byte>& v = c->scratch[which];
+  // A task has its own: calls in flight on one communicator must not share them.
+  Task* t = current_task();
+  std::vector<std::byte>& v = t != nullptr ? t->scratch[which] : c->scratch[which];
   if (v.size() < bytes) v.resize(std::max(bytes, v.size() * 2));
   return v.data();
 }

@@ -7,6 +7,7 @@
 
 #include "barrier.hpp"
 #include "coll/collectives.hpp"
+#include "coll/fiber.hpp"
 #include "coll/numa.hpp"
 #include "errors.hpp"
 #include "runtime.hpp"
@@ -64,13 +65,15 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
 
 int barrier(CommObj* c, std::string& why) {
   if (c->size == 1) return MPI_SUCCESS;
-  if (c == &g_world) {
-    // The world barrier's tuned algorithms (barrier.cpp) on the job segment.
+  if (c == &g_world && current_task() == nullptr) {
+    // The world barrier's tuned algorithms (barrier.cpp) on the job segment; an
+    // MPI_Ibarrier takes the communicator's block like any other nonblocking call.
     if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) return aborted(why);
     return MPI_SUCCESS;
   }
-  if (const NumaGroups& ng = numa_groups(c); ng.active) return numa_barrier(c, ng, why);
+  if (const NumaGroups& ng = numa_groups(c); ng.active && current_task() == nullptr) return numa_barrier(c, ng, why);
   Call k = begin(c, layout::CollKind::barrier);
+  if (!reserve(k)) return aborted(why);
   post(k);
   for (int r = 0; r < k.n; ++r) {
     if (r != k.me && !wait_posted(k, r)) return aborted(why);
@@ -80,7 +83,9 @@ int barrier(CommObj* c, std::string& why) {
 }
 
 int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) {
-  if (const NumaGroups& ng = numa_groups(c); ng.active) return numa_bcast(c, ng, buf, root, invalid, why);
+  if (const NumaGroups& ng = numa_groups(c); ng.active && current_task() == nullptr) {
+    return numa_bcast(c, ng, buf, root, invalid, why);
+  }
   Call k = begin(c, layout::CollKind::bcast);
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   // A large message is exposed by the root and split: each rank reads the first

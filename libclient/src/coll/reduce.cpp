@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "coll/collectives.hpp"
+#include "coll/fiber.hpp"
 #include "coll/image.hpp"
 #include "coll/numa.hpp"
 #include "errors.hpp"
@@ -139,7 +140,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
                                                                    : layout::CollKind::exscan;
   if (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) {
     const NumaGroups& ng = numa_groups(c);
-    if (ng.active && ng.contiguous) return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
+    if (ng.active && ng.contiguous && current_task() == nullptr) {
+      return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
+    }
   }
   Call k = begin(c, ck);
   if (!reserve(k)) return aborted(why);
@@ -230,16 +233,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       }
     }
   }
-  const bool fin = finish(k);
-  if (!fin) return aborted(why);
-  if (!ok) {
-    why = k.why;
-    return k.error != MPI_SUCCESS ? k.error : MPI_ERR_OTHER;
-  }
-  if (k.error != MPI_SUCCESS) {
-    why = k.why;
-    return k.error;
-  }
+  if (!finish(k)) return aborted(why);
+  // A failed wait is an abort (MPI_ERR_PROC_ABORTED), else the error recorded.
+  if (!ok || k.error != MPI_SUCCESS) return result(k, ok, why);
   if (!direct && p.has_result && p.res_n > 0) image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
   return MPI_SUCCESS;
 }

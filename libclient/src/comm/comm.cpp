@@ -374,11 +374,13 @@ int create_group(CommObj* parent, const std::vector<int>& world_ranks, int tag, 
 
 void rename(CommObj* c) { dir_rename(c); }
 
+void retire(CommObj* c) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_comms.erase(c);
+}
+
 void destroy(CommObj* c) {
-  {
-    std::lock_guard<std::mutex> lock(g_mutex);
-    g_comms.erase(c);
-  }
+  retire(c);
   dir_remove(c);
   coll::close_block(c->block);
   release(c->errhandler);

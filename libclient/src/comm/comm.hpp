@@ -35,6 +35,9 @@ int create_group(CommObj* parent, const std::vector<int>& world_ranks, int tag, 
 // MPI_Comm_free's local part: unregisters and unmaps (the block lives on while another
 // member still maps it).
 void destroy(CommObj* c);
+// Unregisters the handle only (MPI_Comm_free while persistent collective requests still
+// use `c`): destroy() follows when the last of them is freed (coll/nbc.cpp).
+void retire(CommObj* c);
 
 // MPI_Comm_set_name: the new name in this rank's directory entry, if it created `c`
 // (what shmpi-dump shows).

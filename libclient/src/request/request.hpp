@@ -27,7 +27,7 @@
 namespace shmpi::client {
 
 struct RequestObj {
-  enum class Kind : std::uint8_t { rma, generalized, p2p /* nonblocking collectives come later */ };
+  enum class Kind : std::uint8_t { rma, generalized, p2p, coll };
 
   explicit RequestObj(Kind k) : kind(k) {}
   virtual ~RequestObj() = default;
@@ -50,7 +50,7 @@ struct RequestObj {
   // owner applies its own error handler; else they go to MPI_COMM_SELF's handler.
   void* owner = nullptr;
   int (*raise_on_owner)(void* owner, int code) = nullptr;
-  // Persistent kinds (later): completion makes the request inactive instead of freeing
+  // Persistent kinds (point-to-point, collective): completion makes the request inactive instead of freeing
   // it; an inactive request behaves like MPI_REQUEST_NULL in the completion calls
   // (empty status) until its kind restarts it (active = true, complete = false).
   bool persistent = false;

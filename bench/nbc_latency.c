@@ -1,0 +1,445 @@
+/* nbc_latency: latency and communication/computation overlap of nonblocking collectives on
+ * MPI_COMM_WORLD by message size, at any rank count, as OSU's nonblocking collective tests
+ * (osu_iallreduce, osu_ibcast, osu_iscatter) define them, next to the blocking version of
+ * the same call in the same launch. Standard MPI only, so the same source builds against
+ * shmpi, Open MPI and MPICH.
+ *
+ *   nbc_latency ITERATIONS WARMUP REPETITIONS COLLS SIZES
+ *     COLLS  comma list of the nonblocking iallreduce, ibcast, iscatter and the blocking
+ *            allreduce, bcast, scatter
+ *     SIZES  comma list of message sizes in bytes (multiples of 8)
+ *
+ * Size: the bytes of one rank's message (OSU's convention), n = SIZE / 8 doubles; root 0:
+ *   (i)allreduce  every rank contributes n doubles, MPI_SUM on MPI_DOUBLE
+ *   (i)bcast      n doubles from rank 0
+ *   (i)scatter    every rank receives n doubles (root sends p x SIZE)
+ *
+ * Per size, the cases run in the order COLLS gives them (so a nonblocking call and its
+ * blocking version are measured right after each other). A nonblocking case is two
+ * measurements, OSU's:
+ *   pure     loops of I<coll> + MPI_Wait, no computation: t_pure, the latency (min_us,
+ *            median_us), as the blocking cases' latency;
+ *   overlap  loops of I<coll>, then a dummy computation of about t_pure (the pure loops'
+ *            median) with no MPI call inside (OSU's default: no MPI_Test during the
+ *            computation), then MPI_Wait: t_total per iteration, and each rank's own time
+ *            in the computation, t_compute (its mean over the ranks, as OSU averages over
+ *            ranks). Overlap, per loop, exactly as OSU computes it:
+ *              overlap% = max(0, 100 * (1 - (t_total - t_compute) / t_pure))
+ *            100: the collective cost nothing on top of the computation; 0: none of it
+ *            overlapped (it ran only inside MPI_Wait). The median over the loops is reported.
+ * The computation is a dependent chain of floating-point multiply-adds on registers (no
+ * memory traffic to compete with the collective's), calibrated once per launch on every
+ * rank (the best of 11 timed runs of 2000 units: preemption does not stretch it) to units
+ * of ~50 ns; t_pure is divided into units on every rank alike.
+ *
+ * Data, as coll_latency.c: every message starts as an exact integer pattern particular to
+ * the message (sender and destination); before each call its senders stamp its first and
+ * last element and one element that moves through the message (k % n in call k) with a
+ * value unique to that call and message, and restore the previous moving element (a send
+ * buffer is only touched before the call starts, a receive buffer only read after MPI_Wait).
+ * Every rank checks after every call the three stamped elements of what it received (sums
+ * computed exactly), and after each measurement the whole of the last call's result. A
+ * library that skips or caches work, completes a request before its data is there or mixes
+ * up blocks fails: an error on stderr, no RESULT line for that case, exit status 1.
+ *
+ * Timing, per measurement, as coll_latency.c: WARMUP' iterations (in doubling chunks;
+ * stopped once they took 0.1 s), then REPETITIONS timed loops of ITERATIONS' back-to-back
+ * iterations, each loop after one MPI_Barrier (the same for every library). Every rank reads
+ * CLOCK_MONOTONIC right after the barrier and after its loop; a loop's value is its span,
+ * the latest end minus the earliest start over all ranks, per iteration. (OSU puts an
+ * MPI_Barrier after every iteration and averages each rank's own times instead: see
+ * coll_latency.c for why the span.) The slowest rank's own time per call is printed as
+ * tmax_median_us=. ITERATIONS' and WARMUP' are ITERATIONS and WARMUP up to 1 KiB and keep
+ * the bytes per loop constant above (at least 4 and 1); a loop that would take much longer
+ * than 20 ms is shortened (rma_util.h capped_iters; never below 1/200 of ITERATIONS', nor
+ * below 2). iters= is the pure loops' shortest length, overlap_iters= the overlap loops'.
+ *
+ * Ranks agree on loop lengths and combine timings and checks through a small RMA control
+ * window outside the timed loops (case_util.h; as coll_latency.c): no collective of the
+ * library under test is trusted with the measurement.
+ *
+ * Rank 0 prints per case, microseconds per call:
+ *   RESULT bench=nbc_<icoll>_<bytes> ranks=<p> min_us=<x> median_us=<y> iters=<i> tmax_median_us=<t>
+ *          overlap_pct=<o> total_us=<t_total> compute_us=<t_compute> overlap_iters=<j>
+ *   RESULT bench=nbc_<coll>_<bytes> ranks=<p> min_us=<x> median_us=<y> iters=<i> tmax_median_us=<t>
+ * (one line each; total_us and compute_us the medians over the overlap loops).
+ */
+#include "bench_util.h"
+
+#include <mpi.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "case_util.h"
+#include "rma_util.h"
+
+enum coll { C_IALLREDUCE, C_IBCAST, C_ISCATTER, C_ALLREDUCE, C_BCAST, C_SCATTER, C_COUNT };
+static const char* const coll_names[C_COUNT] = {"iallreduce", "ibcast", "iscatter", "allreduce", "bcast", "scatter"};
+
+/* What a case computes, whether nonblocking or not. */
+enum kind { K_ALLREDUCE, K_BCAST, K_SCATTER };
+static enum kind kind_of(enum coll c) { return (enum kind)(c % 3); }
+static int is_nonblocking(enum coll c) { return c < C_ALLREDUCE; }
+
+#define MAX_RANKS 64 /* message ids (sender * p + destination) stay below 4096: stamps unique */
+#define MAX_BYTES (64L << 20) /* per message: p x SIZE stays an int count of doubles */
+#define CTL_VALS (3 * MAX_REPS + 2) /* values per rank and control step */
+
+struct ctx {
+  int rank, p;
+  MPI_Comm comm;
+  struct ctl ctl; /* control window: CTL_VALS doubles per rank and step */
+  double* sbuf; /* send and receive buffers: what the largest case needs here (buffer_needs) */
+  double* rbuf;
+  long bad; /* calls of the current measurement in which this rank received wrong values */
+  long units; /* overlap: dummy-computation units per iteration (0: none, the pure loops) */
+  double comp_s; /* overlap: this rank's time in the computation, current loop */
+};
+
+static const struct case_words words = {"nbc_latency", "calls", "elements in the last call's results"};
+
+/* ---- The dummy computation -------------------------------------------------------------- */
+
+#define UNIT_OPS 16 /* dependent multiply-adds per unit: ~50 ns */
+static volatile double compute_seed = 1.0;
+static volatile double compute_sink;
+
+/* `units` units of arithmetic, no memory traffic and no MPI call (the compiler cannot drop
+ * it: the chain starts at a volatile and ends in one). */
+static void dummy_compute(long units) {
+  double x = compute_seed;
+  for (long i = 0; i < units; ++i)
+    for (int j = 0; j < UNIT_OPS; ++j) x = x * 0.9999999 + 1e-9;
+  compute_sink = x;
+}
+
+/* Seconds per unit on this rank: the best of 11 runs of 2000 units (~0.1 ms each; a run
+ * that was preempted does not count). */
+static double calibrate_compute(void) {
+  double best = 1.0;
+  dummy_compute(2000);
+  for (int t = 0; t < 11; ++t) {
+    const double t0 = now_s();
+    dummy_compute(2000);
+    const double dt = (now_s() - t0) / 2000.0;
+    if (dt > 0 && dt < best) best = dt;
+  }
+  return best;
+}
+
+/* ---- Data (as coll_latency.c) ----------------------------------------------------------- */
+
+/* Message m's element i before stamping: an integer in 1..509. */
+static inline double base_val(long m, long i) { return (double)((i * 7 + m * 13) % 509 + 1); }
+
+/* The stamp of message m in iteration k: unique per (k mod 2^20, m < 4096), above any
+ * base value; sums over 64 ranks stay below 2^39 (exact). */
+static inline double stamp_val(long k, long m) { return 1024.0 + (double)(k & 0xFFFFF) * 4096.0 + (double)m; }
+
+static inline int stamped(long i, long n, long k) { return i == 0 || i == n - 1 || i == k % n; }
+
+/* Message m's element i as sent in iteration k. */
+static inline double msg_val(long m, long k, long n, long i) {
+  return stamped(i, n, k) ? stamp_val(k, m) : base_val(m, i);
+}
+
+static void init_msg(double* buf, long n, long m) {
+  for (long i = 0; i < n; ++i) buf[i] = base_val(m, i);
+}
+
+/* Stamps message m for iteration k: restores the previous moving element, then stamps the
+ * first, the last and the moving one. */
+static inline void stamp_msg(double* buf, long n, long m, long k) {
+  if (k > 0) buf[(k - 1) % n] = base_val(m, (k - 1) % n);
+  const double v = stamp_val(k, m);
+  buf[0] = v;
+  buf[n - 1] = v;
+  buf[k % n] = v;
+}
+
+/* 1 if any of the three stamped elements of iteration k is not v. */
+static inline int wrong3(const double* buf, long n, long k, double v) {
+  return buf[0] != v || buf[n - 1] != v || buf[k % n] != v;
+}
+
+/* ---- One iteration ---------------------------------------------------------------------- */
+
+/* Between a nonblocking call's start and its MPI_Wait: the computation (overlap loops). */
+static inline void wait_for(struct ctx* c, MPI_Request* req) {
+  if (c->units > 0) {
+    const double t0 = now_s();
+    dummy_compute(c->units);
+    c->comp_s += now_s() - t0;
+  }
+  MPI_Wait(req, MPI_STATUS_IGNORE);
+}
+
+/* Iteration k of `coll` on n doubles. */
+static inline void iteration(struct ctx* c, enum coll coll, long n, long k) {
+  const int p = c->p, me = c->rank, cnt = (int)n, nb = is_nonblocking(coll);
+  double* const sb = c->sbuf;
+  double* const rb = c->rbuf;
+  MPI_Request req;
+  switch (kind_of(coll)) {
+    case K_ALLREDUCE: {
+      stamp_msg(sb, n, me, k);
+      if (nb) {
+        MPI_Iallreduce(sb, rb, cnt, MPI_DOUBLE, MPI_SUM, c->comm, &req);
+        wait_for(c, &req);
+      } else {
+        MPI_Allreduce(sb, rb, cnt, MPI_DOUBLE, MPI_SUM, c->comm);
+      }
+      double v = 0.0;
+      for (long s = 0; s < p; ++s) v += stamp_val(k, s);
+      c->bad += wrong3(rb, n, k, v);
+      return;
+    }
+    case K_BCAST: {
+      double* const buf = me == 0 ? sb : rb;
+      if (me == 0) stamp_msg(sb, n, 0, k);
+      if (nb) {
+        MPI_Ibcast(buf, cnt, MPI_DOUBLE, 0, c->comm, &req);
+        wait_for(c, &req);
+      } else {
+        MPI_Bcast(buf, cnt, MPI_DOUBLE, 0, c->comm);
+      }
+      if (me != 0) c->bad += wrong3(rb, n, k, stamp_val(k, 0));
+      return;
+    }
+    case K_SCATTER:
+      if (me == 0)
+        for (long j = 0; j < p; ++j) stamp_msg(sb + j * n, n, j, k);
+      if (nb) {
+        MPI_Iscatter(sb, cnt, MPI_DOUBLE, rb, cnt, MPI_DOUBLE, 0, c->comm, &req);
+        wait_for(c, &req);
+      } else {
+        MPI_Scatter(sb, cnt, MPI_DOUBLE, rb, cnt, MPI_DOUBLE, 0, c->comm);
+      }
+      c->bad += wrong3(rb, n, k, stamp_val(k, me));
+      return;
+  }
+}
+
+/* The bytes of send and receive buffer this rank needs for `coll` at SIZE `bytes` (only
+ * these are allocated and touched: first-touch page faults cost tens of microseconds on
+ * these VMs). */
+static void buffer_needs(enum coll coll, int rank, int p, long bytes, long* sbytes, long* rbytes) {
+  long sb = 0, rb = 0;
+  switch (kind_of(coll)) {
+    case K_ALLREDUCE: sb = rb = bytes; break;
+    case K_BCAST: *(rank == 0 ? &sb : &rb) = bytes; break;
+    case K_SCATTER: sb = rank == 0 ? (long)p * bytes : 0, rb = bytes; break;
+  }
+  *sbytes = sb;
+  *rbytes = rb;
+}
+
+/* Before a measurement: every message this rank sends gets its base pattern, and what it
+ * receives a value no correct result has. */
+static void reset_case(struct ctx* c, enum coll coll, long n) {
+  const int p = c->p, me = c->rank;
+  long sbytes, rbytes;
+  buffer_needs(coll, me, p, n * 8, &sbytes, &rbytes);
+  for (long i = 0; i < rbytes / 8; ++i) c->rbuf[i] = -1.0;
+  switch (kind_of(coll)) {
+    case K_ALLREDUCE: init_msg(c->sbuf, n, me); break;
+    case K_BCAST:
+      if (me == 0) init_msg(c->sbuf, n, 0);
+      break;
+    case K_SCATTER:
+      if (me == 0)
+        for (long j = 0; j < p; ++j) init_msg(c->sbuf + j * n, n, j);
+      break;
+  }
+}
+
+/* After a measurement whose last call was iteration k: the wrong elements this rank
+ * received in it. */
+static long verify_case(struct ctx* c, enum coll coll, long n, long k) {
+  const int p = c->p, me = c->rank;
+  const double* rb = c->rbuf;
+  long wrong = 0;
+  switch (kind_of(coll)) {
+    case K_ALLREDUCE:
+      for (long i = 0; i < n; ++i) {
+        double v = 0.0;
+        for (long s = 0; s < p; ++s) v += msg_val(s, k, n, i);
+        wrong += rb[i] != v;
+      }
+      break;
+    case K_BCAST:
+      if (me != 0)
+        for (long i = 0; i < n; ++i) wrong += rb[i] != msg_val(0, k, n, i);
+      break;
+    case K_SCATTER:
+      for (long i = 0; i < n; ++i) wrong += rb[i] != msg_val(me, k, n, i);
+      break;
+  }
+  return wrong;
+}
+
+/* ---- One measurement -------------------------------------------------------------------- */
+
+/* What the loops of one measurement gave, the same on every rank. Per loop r: us[r] the
+ * span per iteration, tmax[r] the slowest rank's own time per iteration, comp[r] the mean
+ * over the ranks of each one's computation time per iteration (overlap loops). */
+struct timing {
+  double us[MAX_REPS], tmax[MAX_REPS], comp[MAX_REPS];
+  long iters; /* the shortest loop */
+  long calls; /* calls in all, warmup included */
+  double bad[2]; /* worst rank: calls with wrong values, wrong values in the last call */
+};
+
+/* Warmup and REPETITIONS timed loops of `coll` on n doubles, with c->units of computation
+ * per iteration (nonblocking calls only). Returns 1 if the checks passed (on every rank). */
+static int measure(struct ctx* c, enum coll coll, long n, long iters, long warmup, int reps, struct timing* t) {
+  c->bad = 0;
+  reset_case(c, coll, n); /* no barrier needed: a receive buffer is the library's only inside the call */
+
+  long k = 0; /* calls so far: the stamps' iteration */
+  struct warmup w = {.total = warmup}; /* paces: seconds per iteration, max over ranks */
+  for (long len; (len = warmup_next(&w)) > 0;) {
+    const double w0 = now_s();
+    for (long i = 0; i < len; ++i) iteration(c, coll, n, k++);
+    const double dt = now_s() - w0;
+    if (warmup_step(&w, &c->ctl, dt / (double)len, dt, len)) break;
+  }
+  const long floor = iters_floor(iters);
+  iters = warmup_capped(&w, iters, floor);
+
+  double v[3 * MAX_REPS + 2]; /* per loop: -start, end, own time; then the two checks */
+  double comp[MAX_REPS];
+  long loop_iters[MAX_REPS];
+  for (int r = 0; r < reps; ++r) {
+    c->comp_s = 0.0;
+    MPI_Barrier(c->comm); /* pre-timing barrier, same for every library */
+    const double t0 = now_s();
+    for (long i = 0; i < iters; ++i) iteration(c, coll, n, k++);
+    const double t1 = now_s();
+    v[3 * r] = -t0;
+    v[3 * r + 1] = t1;
+    v[3 * r + 2] = t1 - t0;
+    comp[r] = c->comp_s / (double)iters;
+    loop_iters[r] = iters;
+    if (r + 1 < reps && iters > floor) {
+      double span[2] = {-t0, t1};
+      ctl_allmax(&c->ctl, span, 2);
+      iters = next_loop_iters(iters, span[0] + span[1], LOOP_BUDGET_S, floor);
+    }
+  }
+
+  v[3 * reps] = (double)c->bad;
+  v[3 * reps + 1] = (double)verify_case(c, coll, n, k - 1);
+  ctl_allmax(&c->ctl, v, 3 * reps + 2);
+  if (c->units > 0) ctl_allsum(&c->ctl, comp, reps);
+  t->iters = iters;
+  t->calls = k;
+  for (int r = 0; r < reps; ++r) {
+    t->us[r] = 1e6 * (v[3 * r] + v[3 * r + 1]) / (double)loop_iters[r];
+    t->tmax[r] = 1e6 * v[3 * r + 2] / (double)loop_iters[r];
+    t->comp[r] = c->units > 0 ? 1e6 * comp[r] / (double)c->p : 0.0;
+  }
+  t->bad[0] = v[3 * reps];
+  t->bad[1] = v[3 * reps + 1];
+  return t->bad[0] == 0.0 && t->bad[1] == 0.0;
+}
+
+/* The median of x[0..n) (x is left alone). */
+static double median_of(const double* x, int n) {
+  double tmp[MAX_REPS];
+  memcpy(tmp, x, (size_t)n * sizeof x[0]);
+  return median_pace(tmp, n);
+}
+
+/* One case (coll, bytes): a blocking call's loops, or a nonblocking call's pure loops and
+ * then its overlap loops. Rank 0 reports. Returns 1 if its checks passed. */
+static int run_case(struct ctx* c, enum coll coll, long bytes, long iters, long warmup, int reps,
+                    double unit_s) {
+  const long n = bytes / 8;
+  char name[64];
+  snprintf(name, sizeof name, "nbc_%s_%ld", coll_names[coll], bytes);
+  struct timing pure, ovl;
+  c->units = 0;
+  const int ok = measure(c, coll, n, iters, warmup, reps, &pure);
+  const double t_pure = median_of(pure.us, reps); /* the same on every rank */
+  char extra[256] = "";
+  if (ok) snprintf(extra, sizeof extra, "tmax_median_us=%.4f", median_of(pure.tmax, reps));
+  if (!ok || !is_nonblocking(coll)) {
+    if (c->rank == 0) report_case(&words, name, c->p, pure.us, reps, pure.iters, extra, pure.bad, pure.calls);
+    return ok;
+  }
+
+  /* Overlap: about t_pure of computation between the start and the wait. */
+  const double units = t_pure * 1e-6 / unit_s;
+  c->units = units < 1.0 ? 1 : (long)(units + 0.5);
+  const int ok2 = measure(c, coll, n, iters, warmup, reps, &ovl);
+  c->units = 0;
+  if (!ok2) {
+    if (c->rank == 0) {
+      char oname[80];
+      snprintf(oname, sizeof oname, "%s (overlap loops)", name);
+      report_case(&words, oname, c->p, ovl.us, reps, ovl.iters, "", ovl.bad, ovl.calls);
+    }
+    return 0;
+  }
+  double overlap[MAX_REPS];
+  for (int r = 0; r < reps; ++r) {
+    const double o = 100.0 * (1.0 - (ovl.us[r] - ovl.comp[r]) / t_pure);
+    overlap[r] = o > 0.0 ? o : 0.0;
+  }
+  const size_t len = strlen(extra);
+  snprintf(extra + len, sizeof extra - len, " overlap_pct=%.2f total_us=%.4f compute_us=%.4f overlap_iters=%ld",
+           median_of(overlap, reps), median_of(ovl.us, reps), median_of(ovl.comp, reps), ovl.iters);
+  if (c->rank == 0) report_case(&words, name, c->p, pure.us, reps, pure.iters, extra, pure.bad, pure.calls);
+  return 1;
+}
+
+/* ---- Main ------------------------------------------------------------------------------- */
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  struct case_args a;
+  const int ok = argc == 6 && parse_case_args(argc, argv, coll_names, C_COUNT, MAX_BYTES, &a);
+  if (!ok || size > MAX_RANKS) {
+    if (rank == 0)
+      fprintf(stderr,
+              "usage: mpirun -n P %s ITERATIONS WARMUP REPETITIONS COLLS SIZES   (P <= %d)\n"
+              "  COLLS: comma list of iallreduce,ibcast,iscatter (nonblocking: latency and overlap) and "
+              "allreduce,bcast,scatter (blocking: latency)\n"
+              "  SIZES: comma list of bytes per message (multiples of 8, at most %ld)\n",
+              argv[0], MAX_RANKS, MAX_BYTES);
+    MPI_Finalize();
+    return 2;
+  }
+
+  struct ctx c = {.rank = rank, .p = size, .comm = MPI_COMM_WORLD};
+  const double unit_s = calibrate_compute();
+  ctl_open(&c.ctl, rank, size, CTL_VALS);
+  long sbytes = 64, rbytes = 64; /* what the largest case of any collective needs on this rank */
+  for (int i = 0; i < a.nnames; ++i)
+    for (int j = 0; j < a.nsizes; ++j) {
+      long sb, rb;
+      buffer_needs((enum coll)a.names[i], rank, size, a.sizes[j], &sb, &rb);
+      if (sb > sbytes) sbytes = sb;
+      if (rb > rbytes) rbytes = rb;
+    }
+  c.sbuf = bench_alloc((size_t)sbytes);
+  c.rbuf = bench_alloc((size_t)rbytes);
+
+  int all_ok = 1;
+  for (int j = 0; j < a.nsizes; ++j) {
+    const long it = iters_for_size(a.iters, a.sizes[j], 4), w = iters_for_size(a.warmup, a.sizes[j], 1);
+    for (int i = 0; i < a.nnames; ++i)
+      all_ok &= run_case(&c, (enum coll)a.names[i], a.sizes[j], it, a.warmup ? w : 0, a.reps, unit_s);
+  }
+
+  ctl_close(&c.ctl);
+  free(c.sbuf);
+  free(c.rbuf);
+  MPI_Finalize();
+  return all_ok ? 0 : 1;
+}

@@ -1,0 +1,53 @@
+#include "coll/plan.hpp"
+
+#include <algorithm>
+
+namespace shmpi::client::coll {
+
+void OpRef::reset() {
+  if (o != nullptr) release_op(o);
+  o = nullptr;
+}
+
+void TypeRefs::add(types::Datatype* t) {
+  // Predefined types are never freed: no reference (and no allocation) needed.
+  if (t == nullptr || t->predefined || std::find(v.begin(), v.end(), t) != v.end()) return;
+  types::retain_internal(t);
+  v.push_back(t);
+}
+
+void TypeRefs::reset() {
+  for (types::Datatype* t : v) types::release_internal(t);
+  v.clear();
+}
+
+void Plan::hold_types() {
+  held.add(one.type);
+  for (const Buf& b : send) held.add(b.type);
+  for (const Buf& b : recv) held.add(b.type);
+  held.add(reducer.type);
+}
+
+int run(Plan& p, std::string& why) {
+  const bool invalid = !p.ok();
+  switch (p.kind) {
+    case PlanKind::barrier:
+      return barrier(p.comm, why);
+    case PlanKind::bcast:
+      return bcast(p.comm, p.one, p.root, invalid, why);
+    case PlanKind::scatter:
+      return scatter(p.comm, p.send.data(), p.one, p.root, p.in_place, invalid, why);
+    case PlanKind::gather:
+      return gather(p.comm, p.one, p.recv.data(), p.root, p.in_place, invalid, why);
+    case PlanKind::allgather:
+      return allgather(p.comm, p.one, p.recv.data(), p.in_place, invalid, why);
+    case PlanKind::alltoall:
+      return alltoall(p.comm, p.send.data(), p.recv.data(), p.in_place, invalid, why);
+    case PlanKind::reduce:
+      return reduce(p.comm, p.rkind, p.sbuf, p.rbuf, p.count, p.counts.empty() ? nullptr : p.counts.data(), p.reducer,
+                    p.root, p.in_place, invalid, why);
+  }
+  return MPI_ERR_INTERN;
+}
+
+}  // namespace shmpi::client::coll
