@@ -7,7 +7,6 @@
 // with MPI_ERR_OTHER naming it. A nonblocking call with such an argument returns the
 // error at once (no request) while its sit-out runs in the background; a persistent
 // one returns it from MPI_*_init, before any member can have started.
-#include <memory>
 #include <vector>
 
 #include "api.hpp"
@@ -31,7 +30,7 @@ struct Tail {
   Mode mode = Mode::blocking;
   MPI_Info info = MPI_INFO_NULL;
   MPI_Request* request = nullptr;
-  std::unique_ptr<coll::CollRequest> r;  // the request being built (nonblocking, persistent)
+  coll::CollRequest* r = nullptr;  // the request being built (nonblocking, persistent)
 };
 Tail blocking() { return Tail{}; }
 Tail nonblocking(MPI_Request* req) { return Tail{Mode::nonblocking, MPI_INFO_NULL, req, nullptr}; }
@@ -93,7 +92,7 @@ Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
   static Plan g_blocking;
   Plan* p = &g_blocking;
   if (t.mode != Mode::blocking) {
-    t.r = std::make_unique<coll::CollRequest>();
+    t.r = coll::new_request();
     p = &t.r->plan;
   }
   p->kind = kind;
@@ -128,12 +127,12 @@ int issue(Plan& p, Tail& t) {
     if (cls != MPI_SUCCESS) return raise(c, cls, std::string(p.call) + ": " + why);
     return MPI_SUCCESS;
   }
-  coll::CollRequest* r = t.r.release();
+  coll::CollRequest* r = t.r;
   const int cls = p.cls;
   const std::string msg = p.msg;
   if (t.mode == Mode::persistent) {
     if (cls != MPI_SUCCESS) {
-      delete r;
+      r->dispose();
       return raise(c, cls, msg);
     }
     p.hold_types();

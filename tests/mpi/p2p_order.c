@@ -31,7 +31,13 @@
  *     another tag) to the next rank before that rank posts any receive (a barrier
  *     separates them); the receiver takes the first tag's messages in order, some by
  *     MPI_ANY_SOURCE, then the other tag's.
- *  4. last first: every rank MPI_Isends 300 messages of 40000 bytes (large enough for a
+ *  4. queued handshakes: every rank MPI_Isends to itself, receiving nothing yet: one
+ *     MPI_Issend on a tag of its own (its handshake stays open all along), then 20
+ *     messages of 16000 bytes (more than an inbox ring holds: the later ones wait in
+ *     shmpi's queue of sends), then synchronous and large (rendezvous) sends, which queue
+ *     behind them; then receives them in order. Each must arrive exactly once, in order
+ *     (in shmpi a handshake send written from that queue was once written over and over).
+ *  5. last first: every rank MPI_Isends 300 messages of 40000 bytes (large enough for a
  *     rendezvous in shmpi and the peers) with tags 500..799 to the next rank, which
  *     receives them highest tag first: each must complete (3.5 progress), although the
  *     sender cannot have all 300 handshakes open at once.
@@ -299,6 +305,57 @@ static void flood(void) {
   free(rq);
 }
 
+/* ---------- 4. handshakes queued behind a full ring ---------- */
+enum { QH_FILL = 20, QH = QH_FILL + 12, QH_MAX = 100000, T_QH = 900, T_QH_OPEN = 901 };
+static size_t qh_size(int k) {
+  static const size_t tail[3] = {8, 40000, QH_MAX};
+  return k < QH_FILL ? 16000 : k % 4 == 3 ? 0 : tail[k % 3];
+}
+static int qh_sync(int k) { return k >= QH_FILL && k % 2 == 0; }
+
+static void queued_handshakes(void) {
+  unsigned char* sb = malloc((size_t)QH * QH_MAX + 8);
+  MPI_Request* rq = malloc((QH + 1) * sizeof *rq);
+  CHECK(sb && rq, "malloc");
+  unsigned char* open_b = sb + (size_t)QH * QH_MAX;
+  fill_msg(open_b, 8, msg_seed(me, me, QH, 4000));
+  /* no receive runs before all are started, so nothing drains the ring in between */
+  OK(MPI_Issend(open_b, 8, MPI_BYTE, me, T_QH_OPEN, W, &rq[QH]));
+  for (int k = 0; k < QH; ++k) {
+    unsigned char* b = sb + (size_t)k * QH_MAX;
+    fill_msg(b, qh_size(k), msg_seed(me, me, k, 4000));
+    if (qh_sync(k))
+      OK(MPI_Issend(b, (int)qh_size(k), MPI_BYTE, me, T_QH, W, &rq[k]));
+    else
+      OK(MPI_Isend(b, (int)qh_size(k), MPI_BYTE, me, T_QH, W, &rq[k]));
+  }
+  unsigned char* rb = galloc(QH_MAX + EXTRA);
+  for (int k = 0; k < QH; ++k) {
+    SETCTX("queued handshakes: message %d of %d to itself (%zu bytes%s)", k, QH, qh_size(k),
+           qh_sync(k) ? ", synchronous" : "");
+    MPI_Status st;
+    grefill(rb);
+    OK(MPI_Recv(rb, QH_MAX + EXTRA, MPI_BYTE, me, T_QH, W, &st));
+    expect_status(&st, me, T_QH, MPI_BYTE, (int)qh_size(k), ctx);
+    expect_msg(rb, qh_size(k), msg_seed(me, me, k, 4000), ctx);
+    expect_fill(rb, qh_size(k), QH_MAX + EXTRA, ctx);
+  }
+  SETCTX("queued handshakes: the synchronous send left open");
+  MPI_Status st;
+  grefill(rb);
+  OK(MPI_Recv(rb, QH_MAX + EXTRA, MPI_BYTE, me, T_QH_OPEN, W, &st));
+  expect_status(&st, me, T_QH_OPEN, MPI_BYTE, 8, ctx);
+  expect_msg(rb, 8, msg_seed(me, me, QH, 4000), ctx);
+  OK(MPI_Waitall(QH + 1, rq, STATUSES_IGNORE));
+  int flag = 1;
+  OK(MPI_Iprobe(me, MPI_ANY_TAG, W, &flag, MPI_STATUS_IGNORE));
+  EXPECT(!flag, "a message to itself is left after all %d were received (one arrived twice)", QH + 1);
+  gcheck(rb, "queued-handshakes receive buffer");
+  gfree(rb);
+  free(sb);
+  free(rq);
+}
+
 /* Many large messages in flight to one rank, received last first: each send has been
  * started, so each receive must complete whatever the receiver asks for first
  * (MPI-4.1 3.5 progress), even though an implementation cannot hand every one of them
@@ -337,6 +394,7 @@ int main(int argc, char** argv) {
     for (int c = 0; c < NCASES; ++c) order_case(r == 0 ? 0 : np - 1, c);
   for (int round = 0; round < 3; ++round) storm(round);
   flood();
+  queued_handshakes();
   last_first();
   p2p_finish("p2p_order");
   return 0;

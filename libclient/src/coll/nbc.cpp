@@ -56,42 +56,10 @@ void finished(CollRequest& r) {
   unlink(r);
   r.running = false;
   --r.plan.comm->nbc_running;
-  if (r.orphan) delete &r;
+  if (r.orphan) r.dispose();
 }
 
 }  // namespace
-
-namespace {
-// Freed request memory, reused by the next request (MPI calls are serialized).
-struct FreeBlock {
-  FreeBlock* next;
-};
-FreeBlock* g_free_requests = nullptr;
-}  // namespace
-
-// Under AddressSanitizer every request is a fresh allocation, so that a use after
-// MPI_Wait freed it is caught.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kPool = false;
-#else
-constexpr bool kPool = true;
-#endif
-
-void* CollRequest::operator new(std::size_t bytes) {
-  if (kPool && bytes == sizeof(CollRequest) && g_free_requests != nullptr) {
-    FreeBlock* b = g_free_requests;
-    g_free_requests = b->next;
-    return b;
-  }
-  return ::operator new(bytes);
-}
-
-void CollRequest::operator delete(void* p, std::size_t bytes) {
-  if (!kPool || bytes != sizeof(CollRequest)) return ::operator delete(p);
-  auto* b = static_cast<FreeBlock*>(p);
-  b->next = g_free_requests;
-  g_free_requests = b;
-}
 
 CollRequest::CollRequest() : RequestObj(Kind::coll) {
   poll = &poll_request;
@@ -100,10 +68,56 @@ CollRequest::CollRequest() : RequestObj(Kind::coll) {
   task.scratch = scratch;
 }
 
-CollRequest::~CollRequest() {
-  CommObj* c = plan.comm;
-  plan.release();
+namespace {
+// Disposed requests, still constructed. Under AddressSanitizer every request is a fresh
+// allocation instead, so that a use after MPI_Wait freed it is caught.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kRecycle = false;
+#else
+constexpr bool kRecycle = true;
+#endif
+CollRequest* g_spare = nullptr;
+
+// Lets go of the communicator: a freed one goes with its last request.
+void detach(CollRequest& r) {
+  CommObj* c = static_cast<CommObj*>(r.owner);
+  r.owner = nullptr;
   if (c != nullptr && --c->nbc_requests == 0 && c->freed) comm::destroy(c);
+}
+}  // namespace
+
+CollRequest::~CollRequest() {
+  plan.release();
+  detach(*this);
+}
+
+void CollRequest::dispose() {
+  if (!kRecycle) {
+    delete this;
+    return;
+  }
+  plan.release();
+  detach(*this);
+  // The RequestObj state a new request starts with (request.hpp).
+  complete.store(false, std::memory_order_relaxed);
+  status = MPI_Status{};
+  persistent = false;
+  active = true;
+  user_freed = false;
+  mark = 0;
+  mark_index = 0;
+  running = false;
+  orphan = false;
+  next = g_spare;
+  g_spare = this;
+}
+
+CollRequest* new_request() {
+  CollRequest* r = g_spare;
+  if (r == nullptr) return new CollRequest;
+  g_spare = r->next;
+  r->next = nullptr;
+  return r;
 }
 
 CollRequest* as_coll(RequestObj* r) {

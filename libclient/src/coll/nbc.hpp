@@ -21,9 +21,8 @@ namespace shmpi::client::coll {
 struct CollRequest : RequestObj {
   CollRequest();
   ~CollRequest() override;
-  // Objects come from a free list (a warm process allocates no request memory).
-  static void* operator new(std::size_t bytes);
-  static void operator delete(void* p, std::size_t bytes);
+  // Back to the free list, constructed (its vectors keep their capacity).
+  void dispose() override;
 
   Plan plan;
   Task task;
@@ -36,6 +35,9 @@ struct CollRequest : RequestObj {
 
 // The request behind r if it is a collective one, else nullptr.
 CollRequest* as_coll(RequestObj* r);
+// A fresh request: from the free list of disposed ones (a warm process allocates no
+// request memory), else new. End one that was never registered with dispose().
+CollRequest* new_request();
 
 // Binds a new request to its plan's communicator (which then outlives it, see
 // comm_free()) and sets its error sink to the communicator's handler.

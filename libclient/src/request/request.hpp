@@ -31,6 +31,9 @@ struct RequestObj {
 
   explicit RequestObj(Kind k) : kind(k) {}
   virtual ~RequestObj() = default;
+  // How the registry ends an unregistered request: delete, unless the kind recycles
+  // its objects (nonblocking collectives keep them warm for the next call).
+  virtual void dispose() { delete this; }
   RequestObj(const RequestObj&) = delete;
   RequestObj& operator=(const RequestObj&) = delete;
 
