@@ -76,6 +76,16 @@ bool try_write(OutRing& o, P2pRequest& r) {
   publish(h, o.tail);
   o.tail += rec;
   if (r.world_peer != g_rt.rank) ring_doorbell(in);
+  // A queued send (push_pending) leaves o.pending here, before it may join g_acking: a
+  // request has one pair of queue links (queue.hpp). Appending it to g_acking first and
+  // unlinking it from o.pending afterwards (as push_pending once did) ran remove() on
+  // g_acking's links: o.pending.first stayed r, so r was written again and again until
+  // its ring or ack slots ran out (duplicate messages, a corrupt acking list and
+  // pending count, a hang), or, with g_acking empty, the rest of o.pending was lost.
+  if (r.state == State::queued) {
+    o.pending.remove(&r);
+    --g_pending;
+  }
   if (acked) {
     r.state = State::acking;
     g_acking.push_back(&r);
@@ -137,10 +147,7 @@ bool push_pending() {
   bool did = false;
   for (OutRing& o : g_out) {
     while (!o.pending.empty()) {
-      P2pRequest* r = o.pending.first;
-      if (!try_write(o, *r)) break;
-      o.pending.remove(r);
-      --g_pending;
+      if (!try_write(o, *o.pending.first)) break;  // on success try_write unlinks it
       did = true;
     }
     if (g_pending == 0) break;
