@@ -3,7 +3,6 @@
 #include <sys/uio.h>
 
 #include <algorithm>
-#include <cassert>
 #include <cerrno>
 #include <cstring>
 
@@ -88,7 +87,8 @@ bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
 // nonblocking one may finish before an earlier one, and `done` must not claim the
 // earlier one too (its staging slot or exposed memory may still be read). A call
 // finishes less than kCallSlots past done_upto (begin() waited for our own done), so
-// 64 bits of done_ahead are enough.
+// 64 bits of done_ahead are enough. Calls are numbered per communicator on this rank,
+// so these are plain fields of CommObj (MPI calls are serialized).
 void publish_done(Call& k) {
   CommObj* c = k.comm;
   if (k.seq == c->done_upto + 1 && c->done_ahead == 0) {
@@ -97,7 +97,7 @@ void publish_done(Call& k) {
     return;
   }
   const std::uint32_t ahead = k.seq - c->done_upto - 1;
-  assert(ahead < 64);
+  if (ahead >= 64) return;  // only after an abort, when begin() could not wait
   c->done_ahead |= std::uint64_t{1} << ahead;
   std::uint32_t upto = c->done_upto;
   while ((c->done_ahead & 1) != 0) {

@@ -162,6 +162,7 @@ bool run(Task& t) {
 
 bool launch(Task& t) {
   t.wait = nullptr;
+  t.watch = nullptr;
   t.worker = take_worker();
   t.worker->task = &t;
   return run(t);

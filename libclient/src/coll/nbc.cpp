@@ -1,7 +1,5 @@
 #include "coll/nbc.hpp"
 
-#include <sched.h>
-
 #include "comm/comm.hpp"
 #include "errors.hpp"
 #include "objects.hpp"
@@ -164,18 +162,14 @@ void sleep_on_oldest(long timeout_ns) {
 }
 
 bool comm_free(CommObj* c) {
-  std::uint32_t spins = 0;
-  while (c->nbc_running > 0) {
+  // Waits the way MPI_Wait does (its sleep runs progress() and sleeps on a task's flag).
+  Backoff backoff;
+  for (;;) {
+    const std::uint32_t gen = Backoff::generation();
     progress();
     if (c->nbc_running == 0) break;
     if (job_aborted()) return false;
-    if (++spins < g_wait.spin_limit) {
-      cpu_relax();
-    } else if (spins < g_wait.spin_limit + 64) {
-      sched_yield();
-    } else {
-      sleep_on_oldest(1'000'000);
-    }
+    backoff.pause(gen, true);
   }
   if (c->nbc_requests > 0) {
     c->freed = true;
