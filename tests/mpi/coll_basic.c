@@ -38,19 +38,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
+#include "coll_util.h"
 
-static int me, np;
-static long long nchecks;
 static int g_iter; /* advances identically on every rank: one per collective call */
 static char ctx[256];
 static int t_allgatherv_self, t_alltoallw_self; /* peer toggles, see the header */
-
-#define EXPECT(cond, ...) \
-  do {                    \
-    ++nchecks;            \
-    CHECK(cond, __VA_ARGS__); \
-  } while (0)
 
 enum { GUARD = 64 };
 enum { C_BCAST, C_SCATTER, C_SCATTERV, C_GATHER, C_GATHERV, C_ALLGATHER, C_ALLGATHERV, C_ALLTOALL, C_ALLTOALLV,
@@ -60,20 +52,9 @@ static const char* const call_name[NCALLS] = {"MPI_Bcast",     "MPI_Scatter",  "
                                               "MPI_Alltoallv", "MPI_Alltoallw"};
 enum { F_INPLACE = 1, F_C = 2 };
 
-static uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-
 /* Basic element j of the message src -> dst of `call` in iteration `it`. */
 static uint64_t val(int call, int src, int dst, size_t j, int it) {
-  const uint32_t a = mix32((uint32_t)call * 0x9E3779B1u ^ (uint32_t)it * 0x85EBCA77u);
-  const uint32_t b = mix32(a ^ (uint32_t)(src + 1) * 0xC2B2AE3Du ^ (uint32_t)(dst + 7) * 0x27D4EB2Fu);
-  const uint32_t lo = mix32(b ^ (uint32_t)j * 0x165667B1u);
+  const uint32_t lo = hash5(call, src, dst, (long)j, it);
   const uint32_t hi = mix32(lo ^ 0x5bd1e995u);
   return (uint64_t)hi << 32 | lo;
 }
@@ -194,7 +175,6 @@ static long gran(const Pair* P) {
   const long a = lay[P->s].n, b = lay[P->r].n;
   return a / gcd(a, b) * b;
 }
-static long round_up(long k, long g) { return (k + g - 1) / g * g; }
 static size_t bytes_for(long count, const Layout* L) {
   return count == 0 ? 0 : (size_t)((count - 1) * L->extent + L->span);
 }
@@ -241,7 +221,6 @@ static void buf_free(Buf* b) {
   free(b->mem);
   memset(b, 0, sizeof *b);
 }
-static uint32_t seed(int it, int which) { return (uint32_t)(it * 977 + which * 131 + me * 7919 + 1); }
 
 /* got must equal want byte for byte; nelem basic elements were expected in it. */
 static void verify(const Buf* got, const Buf* want, long nelem, const char* what) {
@@ -256,40 +235,6 @@ static void verify(const Buf* got, const Buf* want, long nelem, const char* what
   const int bytes_match = 0;
   CHECK(bytes_match, "%s: %s: byte %ld (%s of %zu bytes) is 0x%02x, want 0x%02x", ctx, what, rel, where, got->bytes,
         got->mem[i], want->mem[i]);
-}
-
-/* ---- per-rank counts and non-monotone displacements for the v-variants ---- */
-/* basic elements rank i contributes (some ranks 0) */
-static long vcount(long k, int i) { return k == 0 || i % 3 == 1 ? 0 : k + i % 4; }
-/* basic elements from i to j (asymmetric) and a symmetric variant for MPI_IN_PLACE */
-static long pcount(long k, int i, int j) { return k == 0 || (i + 2 * j) % 3 == 1 ? 0 : k + (i * 7 + j) % 5; }
-static long pcount_sym(long k, int i, int j) { return k == 0 || (i + j) % 3 == 1 ? 0 : k + (i + j) % 4; }
-
-/* Fills order[] with a non-monotone permutation of 0..n-1. */
-static void perm(int n, int variant, int* order) {
-  int m = 0;
-  switch (variant % 3) {
-    case 0: for (int i = n - 1; i >= 0; --i) order[m++] = i; break;
-    case 1:
-      for (int i = 1; i < n; i += 2) order[m++] = i;
-      for (int i = (n - 1) / 2 * 2; i >= 0; i -= 2) order[m++] = i;
-      break;
-    default:
-      for (int i = 0; i < n; ++i) order[m++] = (i + n / 2 + 1) % n;
-      break;
-  }
-}
-/* displs (in elements) for counts[] placed in perm order with gaps; returns the total */
-static long place_displs(const int* counts, int variant, int* displs) {
-  int order[64];
-  perm(np, variant, order);
-  long cur = 1;
-  for (int t = 0; t < np; ++t) {
-    const int r = order[t];
-    displs[r] = (int)cur;
-    cur += counts[r] + (r % 2);
-  }
-  return cur;
 }
 
 /* ---- one collective call, checked ---- */
@@ -307,21 +252,6 @@ static void describe(const Case* c, int it) {
            (c->flags & F_C) ? "_c" : "", (c->flags & F_INPLACE) ? " MPI_IN_PLACE" : "", lay[P->s].name, lay[P->r].name,
            c->k, c->root, it);
 }
-
-#if MPI_VERSION >= 4
-static MPI_Count* to_count(const int* a) {
-  MPI_Count* c = malloc((size_t)np * sizeof *c);
-  CHECK(c != NULL, "malloc");
-  for (int i = 0; i < np; ++i) c[i] = a[i];
-  return c;
-}
-static MPI_Aint* to_aint(const int* a) {
-  MPI_Aint* c = malloc((size_t)np * sizeof *c);
-  CHECK(c != NULL, "malloc");
-  for (int i = 0; i < np; ++i) c[i] = a[i];
-  return c;
-}
-#endif
 
 static void check_rc(int rc) {
   EXPECT(rc == MPI_SUCCESS, "%s returned %d", ctx, rc);
@@ -792,12 +722,6 @@ static void run_call(int call) {
 #undef NEXT_ROOT
 }
 
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* MPI_Barrier: nobody leaves before everybody has entered (Barrier Synchronization). */
 static void test_barrier(void) {
   int64_t* in = malloc((size_t)np * sizeof(int64_t));
@@ -823,9 +747,7 @@ static void test_barrier(void) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &np));
+  coll_init(&argc, &argv);
   CHECK(np <= 64, "at most 64 ranks");
   t_allgatherv_self = getenv("COLL_BASIC_ALLGATHERV_SELF_DISPLS_IGNORED") != NULL;
   t_alltoallw_self = getenv("COLL_BASIC_ALLTOALLW_SELF_DISPLS_SCALED") != NULL;
@@ -833,9 +755,6 @@ int main(int argc, char** argv) {
   test_barrier();
   for (int call = 0; call < NCALLS; ++call) run_call(call);
   free_layouts();
-  long long total = 0;
-  CHECK_MPI(MPI_Reduce(&nchecks, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-  if (me == 0) printf("coll_basic: OK (%lld checks)\n", total);
-  MPI_Finalize();
+  coll_finish("coll_basic");
   return 0;
 }

@@ -35,16 +35,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "check.h"
-
-static int me, np;
-static long long nchecks;
-
-#define EXPECT(cond, ...)     \
-  do {                        \
-    ++nchecks;                \
-    CHECK(cond, __VA_ARGS__); \
-  } while (0)
+#include "coll_util.h"
 
 enum { MAXN = 64, MAXC = 16 };
 
@@ -409,9 +400,7 @@ static void names(Comm* dup1, MPI_Comm dup2) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &np));
+  coll_init(&argc, &argv);
   CHECK(np <= MAXN, "at most %d ranks", MAXN);
   CHECK_MPI(MPI_Comm_group(MPI_COMM_WORLD, &world_group));
   { /* MPI_TAG_UB */
@@ -509,9 +498,6 @@ int main(int argc, char** argv) {
     EXPECT(comms[i].c == MPI_COMM_NULL, "%s: MPI_Comm_free did not set MPI_COMM_NULL", comms[i].name);
   }
   CHECK_MPI(MPI_Group_free(&world_group));
-  long long total = 0;
-  CHECK_MPI(MPI_Reduce(&nchecks, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-  if (me == 0) printf("coll_comms: OK (%lld checks)\n", total);
-  MPI_Finalize();
+  coll_finish("coll_comms");
   return 0;
 }

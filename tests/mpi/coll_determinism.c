@@ -25,25 +25,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "check.h"
-
-static int me, np;
-static long long nchecks;
-
-#define EXPECT(cond, ...)     \
-  do {                        \
-    ++nchecks;                \
-    CHECK(cond, __VA_ARGS__); \
-  } while (0)
-
-static uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
+#include "coll_util.h"
 
 /* Input of rank r, element i (see the header). Values near the huge ones' last place
  * round differently depending on whether they are added before or after two huge ones
@@ -162,9 +144,7 @@ static void run_set(int set, const Set* s) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &np));
+  coll_init(&argc, &argv);
   CHECK(np <= 64, "at most 64 ranks");
   const int reps = argc > 1 ? atoi(argv[1]) : 100;
   CHECK(reps >= 1, "REPS must be positive");
@@ -172,9 +152,6 @@ int main(int argc, char** argv) {
                        {"1001 floats", MPI_FLOAT, sizeof(float), 1001, reps},
                        {"131075 doubles", MPI_DOUBLE, sizeof(double), 131075, reps / 5 > 0 ? reps / 5 : 1}};
   for (int s = 0; s < 3; ++s) run_set(s, &sets[s]);
-  long long total = 0;
-  CHECK_MPI(MPI_Reduce(&nchecks, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-  if (me == 0) printf("coll_determinism: OK (%lld checks)\n", total);
-  MPI_Finalize();
+  coll_finish("coll_determinism");
   return 0;
 }

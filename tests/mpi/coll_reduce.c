@@ -56,31 +56,16 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "check.h"
+#include "coll_util.h"
 
-static int me, np;
-static long long nchecks;
 static int g_iter;
 static char ctx[256];
 static int t_unsigned_maxmin, t_ulong_maxmin, t_uchar_sum, t_rsb_resized; /* peer toggles, see the header */
 
-#define EXPECT(cond, ...)     \
-  do {                        \
-    ++nchecks;                \
-    CHECK(cond, __VA_ARGS__); \
-  } while (0)
-
 enum { GUARD = 64 };
 
-static uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-static uint32_t hash5(int a, int b, int r, long i, int it) {
+/* hash of an input element (another function than hash5 of coll_util.h) */
+static uint32_t hash_in(int a, int b, int r, long i, int it) {
   uint32_t h = mix32((uint32_t)a * 0x9E3779B1u ^ (uint32_t)b * 0x85EBCA77u);
   h = mix32(h ^ (uint32_t)(r + 1) * 0xC2B2AE3Du);
   h = mix32(h ^ (uint32_t)i * 0x27D4EB2Fu);
@@ -132,7 +117,7 @@ static int op_valid(int ti, int opi) {
 
 /* Input value of rank r, element i, for a predefined op on a basic type. */
 static void gen_basic(const TypeDesc* T, int opi, int r, long i, int it, void* out) {
-  const uint32_t h = hash5(T->id, opi, r, i, it), h2 = mix32(h ^ 0xA5A5A5A5u), h3 = mix32(h2 ^ 0x3C3C3C3Cu);
+  const uint32_t h = hash_in(T->id, opi, r, i, it), h2 = mix32(h ^ 0xA5A5A5A5u), h3 = mix32(h2 ^ 0x3C3C3C3Cu);
   const uint64_t bits = (uint64_t)h << 32 | h2, bits2 = (uint64_t)h3 << 32 | mix32(h3),
                  bits3 = (uint64_t)mix32(h + 1) << 32 | mix32(h + 2);
   long long iv = 0;
@@ -264,7 +249,7 @@ static int pair_index(int r, long i, int it) { return (int)((r * 5 + i * 3 + it)
   X(P_SHORT_INT, short_int) X(P_LDOUBLE_INT, ldouble_int)
 
 static void gen_pair(const TypeDesc* T, int opi, int r, long i, int it, void* out) {
-  const int v = (int)(hash5(T->id, opi, r, i, it) % 3) - 1, ix = pair_index(r, i, it);
+  const int v = (int)(hash_in(T->id, opi, r, i, it) % 3) - 1, ix = pair_index(r, i, it);
   memset(out, 0, T->size);
   switch (T->id) {
 #define X(ID, S)           \
@@ -306,7 +291,6 @@ static MPI_Datatype g_mat_int, g_mat_dbl, g_uvec;
 static long g_len_limit; /* the largest *len a user function may see in the current call */
 static int bad_dt, bad_len, user_calls;
 
-static const int mats[6][4] = {{1, 1, 0, 1}, {1, 0, 1, 1}, {1, 2, 0, 1}, {1, 0, -1, 1}, {0, 1, 1, 0}, {2, 0, 0, 1}};
 /* 2x2 row-major: c = a * b */
 static void mul_ll(const long long* a, const long long* b, long long* c) {
   const long long r[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
@@ -318,13 +302,7 @@ static void mat_int_fn(void* in, void* inout, int* len, MPI_Datatype* dt) {
   ++user_calls;
   if (*dt != g_mat_int) ++bad_dt;
   if (*len < 0 || *len > g_len_limit) ++bad_len;
-  const int* a = in;
-  int* b = inout;
-  for (int e = 0; e < *len; ++e, a += 4, b += 4) {
-    const int r[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
-                      a[2] * b[1] + a[3] * b[3]};
-    memcpy(b, r, sizeof r);
-  }
+  mat_op(in, inout, *len);
 }
 /* the double matrix type: 4 doubles, extent 40 (one double of hole at the end) */
 static void mat_dbl_fn(void* in, void* inout, int* len, MPI_Datatype* dt) {
@@ -363,19 +341,13 @@ static void mat_int_fn_c(void* in, void* inout, MPI_Count* len, MPI_Datatype* dt
   ++user_calls;
   if (*dt != g_mat_int) ++bad_dt;
   if (*len < 0 || *len > g_len_limit) ++bad_len;
-  const int* a = in;
-  int* b = inout;
-  for (MPI_Count e = 0; e < *len; ++e, a += 4, b += 4) {
-    const int r[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
-                      a[2] * b[1] + a[3] * b[3]};
-    memcpy(b, r, sizeof r);
-  }
+  mat_op(in, inout, (long)*len);
 }
 #endif
 
 static void gen_mat(const TypeDesc* T, int opi, int r, long i, int it, void* out) {
   (void)opi;
-  const uint32_t h = hash5(T->id, 77, r, i, it);
+  const uint32_t h = hash_in(T->id, 77, r, i, it);
   const int* m = mats[r < 16 ? h % 6 : 4];
   memset(out, 0, T->size);
   for (int k = 0; k < 4; ++k) {
@@ -409,8 +381,8 @@ static void show_mat(const TypeDesc* T, const void* e, char* buf, size_t n) {
 static void gen_uns(const TypeDesc* T, int opi, int r, long i, int it, void* out) {
   (void)opi;
   memset(out, 0, T->size);
-  ((unsigned*)out)[0] = hash5(T->id, 99, r, i, it);
-  if (T->id == U_UVEC) ((unsigned*)out)[2] = hash5(T->id, 98, r, i, it);
+  ((unsigned*)out)[0] = hash_in(T->id, 99, r, i, it);
+  if (T->id == U_UVEC) ((unsigned*)out)[2] = hash_in(T->id, 98, r, i, it);
 }
 static void fold_uns(const TypeDesc* T, int opi, const void* x, void* acc) {
   (void)opi;
@@ -767,9 +739,7 @@ static void in_place_and_edges(void) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &np));
+  coll_init(&argc, &argv);
   t_unsigned_maxmin = getenv("COLL_REDUCE_UNSIGNED_MAXMIN_SIGNED") != NULL;
   t_ulong_maxmin = getenv("COLL_REDUCE_ULONG_MAXMIN_SIGNED") != NULL;
   t_uchar_sum = getenv("COLL_REDUCE_UCHAR_SUM_SATURATES") != NULL;
@@ -782,12 +752,7 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Type_free(&g_mat_dbl));
   CHECK_MPI(MPI_Type_free(&g_uvec));
   /* with more than one rank, some rank must have run the user functions */
-  int calls_all = 0;
-  CHECK_MPI(MPI_Allreduce(&user_calls, &calls_all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
-  EXPECT(np == 1 || calls_all > 0, "the user functions never ran");
-  long long total = 0;
-  CHECK_MPI(MPI_Reduce(&nchecks, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-  if (me == 0) printf("coll_reduce: OK (%lld checks)\n", total);
-  MPI_Finalize();
+  expect_user_fn_ran(user_calls, "the user functions never ran");
+  coll_finish("coll_reduce");
   return 0;
 }

@@ -43,24 +43,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
+#include "coll_util.h"
 
-static int me, np;
-static long long nchecks;
 static int g_it; /* advances identically on every rank: one per collective call */
 static char ctx[256];
 static int t_allgatherv_self, t_alltoallw_inplace;
-
-/* MPI_STATUSES_IGNORE through a variable: MPICH's is (MPI_Status *)1, which GCC 12's
- * -Wstringop-overflow takes for a zero-sized array argument (as requests.c). */
-static MPI_Status* g_statuses_ignore;
-#define STATUSES_IGNORE g_statuses_ignore
-
-#define EXPECT(cond, ...)     \
-  do {                        \
-    ++nchecks;                \
-    CHECK(cond, __VA_ARGS__); \
-  } while (0)
 
 enum { GUARD = 32, BIG = 262147 /* ints: 1 MiB + 12 bytes */ };
 enum { C_BARRIER, C_BCAST, C_SCATTER, C_SCATTERV, C_GATHER, C_GATHERV, C_ALLGATHER, C_ALLGATHERV, C_ALLTOALL,
@@ -71,22 +58,6 @@ static const char* const call_name[NCALLS] = {
     "MPI_Ialltoallw", "MPI_Ireduce",   "MPI_Iallreduce",    "MPI_Ireduce_scatter", "MPI_Ireduce_scatter_block",
     "MPI_Iscan",     "MPI_Iexscan"};
 enum { F_INPLACE = 1, F_C = 2 };
-
-static uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-static uint32_t hash5(int a, int b, int c, long j, int it) {
-  uint32_t h = mix32((uint32_t)a * 0x9E3779B1u ^ (uint32_t)it * 0x85EBCA77u);
-  h = mix32(h ^ (uint32_t)(b + 1) * 0xC2B2AE3Du ^ (uint32_t)(c + 7) * 0x27D4EB2Fu);
-  return mix32(h ^ (uint32_t)j * 0x165667B1u);
-}
-/* int j of the message src -> dst of `call` in iteration `it` */
-static int val(int call, int src, int dst, long j, int it) { return (int)hash5(call, src, dst, j, it); }
 
 /* ---- layouts: MPI_INT, and vector(3,2,3,int) = 6 ints at these offsets, extent 8 ints ---- */
 typedef struct {
@@ -101,14 +72,14 @@ typedef struct {
 } Pair;
 static Pair pairs[3];
 static size_t ints_for(long cnt, const Lay* L) { return cnt == 0 ? 0 : (size_t)((cnt - 1) * L->ext + L->off[L->n - 1] + 1); }
-static long round_up(long k, long g) { return (k + g - 1) / g * g; }
 static long gran(const Pair* P) { return P->s->n > P->r->n ? P->s->n : P->r->n; } /* 1 or 6 */
 
-/* Writes ints j0.. of the stream (call, src, dst, it) as cnt elements of L at base. */
+/* Writes ints j0.. of the stream (call, src, dst, it) as cnt elements of L at base (int j of the
+ * message src -> dst of `call` in iteration `it`: vf(call, src, dst, j, it)). */
 static void place(int* base, long cnt, const Lay* L, int call, int src, int dst, long j0, int it) {
   long j = j0;
   for (long e = 0; e < cnt; ++e)
-    for (int k = 0; k < L->n; ++k, ++j) base[e * L->ext + L->off[k]] = val(call, src, dst, j, it);
+    for (int k = 0; k < L->n; ++k, ++j) base[e * L->ext + L->off[k]] = vf(call, src, dst, j, it);
 }
 
 /* ---- guarded int buffers ---- */
@@ -136,7 +107,6 @@ static void buf_free(Buf* b) {
   free(b->mem);
   memset(b, 0, sizeof *b);
 }
-static uint32_t seed(int it, int which) { return (uint32_t)(it * 977 + which * 131 + me * 7919 + 1); }
 /* got must equal want int for int; nelem ints were expected in it */
 static void verify(const Buf* got, const Buf* want, long nelem, const char* what) {
   nchecks += nelem + 1;
@@ -199,54 +169,6 @@ static void start_rc(int rc, MPI_Request* r) {
   EXPECT(*r != MPI_REQUEST_NULL, "%s returned MPI_REQUEST_NULL", ctx);
 }
 
-/* ---- per-rank counts and non-monotone displacements for the v-variants ---- */
-static long vcount(long k, int i) { return k == 0 || i % 3 == 1 ? 0 : k + i % 4; }
-static long pcount(long k, int i, int j) { return k == 0 || (i + 2 * j) % 3 == 1 ? 0 : k + (i * 7 + j) % 5; }
-static long pcount_sym(long k, int i, int j) { return k == 0 || (i + j) % 3 == 1 ? 0 : k + (i + j) % 4; }
-static void perm(int n, int variant, int* order) {
-  int m = 0;
-  switch (variant % 3) {
-    case 0: for (int i = n - 1; i >= 0; --i) order[m++] = i; break;
-    case 1:
-      for (int i = 1; i < n; i += 2) order[m++] = i;
-      for (int i = (n - 1) / 2 * 2; i >= 0; i -= 2) order[m++] = i;
-      break;
-    default:
-      for (int i = 0; i < n; ++i) order[m++] = (i + n / 2 + 1) % n;
-      break;
-  }
-}
-/* displs (in elements) for counts[] placed in permuted order with gaps; returns the end */
-static long place_displs(const int* counts, int variant, int* displs) {
-  int order[64];
-  perm(np, variant, order);
-  long cur = 1;
-  for (int t = 0; t < np; ++t) {
-    const int r = order[t];
-    displs[r] = (int)cur;
-    cur += counts[r] + (r % 2);
-  }
-  return cur;
-}
-static int* ialloc(void) {
-  int* a = calloc((size_t)np, sizeof(int));
-  CHECK(a != NULL, "calloc");
-  return a;
-}
-#if MPI_VERSION >= 4
-static MPI_Count* to_count(const int* a) {
-  MPI_Count* c = malloc((size_t)np * sizeof *c);
-  CHECK(c != NULL, "malloc");
-  for (int i = 0; i < np; ++i) c[i] = a[i];
-  return c;
-}
-static MPI_Aint* to_aint(const int* a) {
-  MPI_Aint* c = malloc((size_t)np * sizeof *c);
-  CHECK(c != NULL, "malloc");
-  for (int i = 0; i < np; ++i) c[i] = a[i];
-  return c;
-}
-#endif
 
 /* ---- one call: set up, start (returns the request), then check after completion ---- */
 typedef struct {
@@ -725,12 +647,6 @@ static void run_call(int call) {
 #undef NEXT_ROOT
 }
 
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* MPI_Ibarrier: no rank's request completes before every rank has started it. */
 static void test_ibarrier(void) {
   int64_t* in = malloc((size_t)np * sizeof(int64_t));
@@ -791,10 +707,7 @@ static void test_batch(int rep) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &np));
-  g_statuses_ignore = MPI_STATUSES_IGNORE;
+  coll_init(&argc, &argv);
   CHECK(np <= 64, "at most 64 ranks");
   t_allgatherv_self = getenv("NBC_BASIC_ALLGATHERV_SELF_DISPLS_IGNORED") != NULL;
   t_alltoallw_inplace = getenv("NBC_BASIC_IALLTOALLW_INPLACE_TYPE_SIZE") != NULL;
@@ -814,9 +727,6 @@ int main(int argc, char** argv) {
   for (int call = C_BCAST; call < NCALLS; ++call) run_call(call);
   for (int rep = 0; rep < 2; ++rep) test_batch(rep);
   CHECK_MPI(MPI_Type_free(&lay_vec.type));
-  long long total = 0;
-  CHECK_MPI(MPI_Reduce(&nchecks, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-  if (me == 0) printf("nbc_basic: OK (%lld checks)\n", total);
-  MPI_Finalize();
+  coll_finish("nbc_basic");
   return 0;
 }

@@ -14,26 +14,11 @@
  *   rank L: raising SIGKILL at T ms
  *   rank R: MPI_Wait on MPI_Iallreduce returned error class C at T ms: <MPI_Error_string>
  * Usage: nbc_dead_peer */
-#include <signal.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "check.h"
-
-static long long now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "dead_peer.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  CHECK(size >= 2, "needs at least 2 ranks");
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  dead_peer_init(&argc, &argv, &rank, &size);
   const int last = size - 1;
   int in[64], out[64];
   MPI_Request rq;
@@ -44,25 +29,14 @@ int main(int argc, char** argv) {
     CHECK(out[i] == 1000 * size * (size - 1) / 2 + size * i, "int %d of the first MPI_Iallreduce is %d", i, out[i]);
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   if (rank == last) {
-    usleep(300000); /* the others are in MPI_Wait by now */
-    printf("rank %d: raising SIGKILL at %lld ms\n", last, now_ms());
-    fflush(stdout);
-    raise(SIGKILL);
+    dead_peer_die(last); /* the others are in MPI_Wait by then */
   }
   CHECK_MPI(MPI_Iallreduce(in, out, 64, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq));
   printf("rank %d: in MPI_Wait on MPI_Iallreduce since %lld ms\n", rank, now_ms());
   fflush(stdout);
   const int rc = MPI_Wait(&rq, MPI_STATUS_IGNORE);
   const long long t = now_ms();
-  if (rc != MPI_SUCCESS) {
-    int cls = -1, len = 0;
-    char text[MPI_MAX_ERROR_STRING] = "";
-    MPI_Error_class(rc, &cls);
-    MPI_Error_string(rc, text, &len);
-    printf("rank %d: MPI_Wait on MPI_Iallreduce returned error class %d at %lld ms: %s\n", rank, cls, t, text);
-    fflush(stdout);
-    return 5;
-  }
+  if (rc != MPI_SUCCESS) return dead_peer_report(rank, "MPI_Wait on MPI_Iallreduce", rc, t);
   /* Only reachable if a reduction lacking a member completed: that is a bug. */
   fprintf(stderr, "FAIL rank %d: MPI_Wait on MPI_Iallreduce succeeded without rank %d\n", rank, last);
   return 4;

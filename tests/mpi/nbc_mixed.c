@@ -37,45 +37,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "check.h"
+#include "coll_util.h"
 
-static int me, np;
-static long long nchecks;
 static char ctx[200];
 static int t_comm_free_late; /* peer toggle, see the header */
-static MPI_Status* g_statuses_ignore; /* MPICH's MPI_STATUSES_IGNORE upsets GCC 12 (see requests.c) */
-#define STATUSES_IGNORE g_statuses_ignore
-
-#define EXPECT(cond, ...)     \
-  do {                        \
-    ++nchecks;                \
-    CHECK(cond, __VA_ARGS__); \
-  } while (0)
-
-static uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-static uint32_t hash5(int a, int b, int c, long j, int it) {
-  uint32_t h = mix32((uint32_t)a * 0x9E3779B1u ^ (uint32_t)it * 0x85EBCA77u);
-  h = mix32(h ^ (uint32_t)(b + 1) * 0xC2B2AE3Du ^ (uint32_t)(c + 7) * 0x27D4EB2Fu);
-  return mix32(h ^ (uint32_t)j * 0x165667B1u);
-}
-/* full-range value of (tag, src, dst, i, it) */
-static int vf(int tag, int src, int dst, long i, int it) { return (int)hash5(tag, src, dst, i, it); }
-/* small value: sums over 64 ranks stay exact */
-static int vs(int tag, int r, long i, int it) { return (int)(hash5(tag, r, 0, i, it) % (1u << 20)) - (1 << 19); }
-
-static int* ints(long n) {
-  int* p = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-  CHECK(p != NULL, "malloc");
-  for (long i = 0; i < n; ++i) p[i] = -559038737; /* 0xdeadbeef */
-  return p;
-}
 
 /* One started call: its buffers, the expected image of r (w, n ints; NULL: not checked). */
 typedef struct {
@@ -488,48 +453,24 @@ typedef struct {
 } Mat;
 static MPI_Datatype g_mat;
 static long g_user_calls, g_bad_dt;
-static void mat_mul(const Mat* a, const Mat* b, Mat* c) {
-  Mat t;
-  t.m[0] = a->m[0] * b->m[0] + a->m[1] * b->m[2];
-  t.m[1] = a->m[0] * b->m[1] + a->m[1] * b->m[3];
-  t.m[2] = a->m[2] * b->m[0] + a->m[3] * b->m[2];
-  t.m[3] = a->m[2] * b->m[1] + a->m[3] * b->m[3];
-  *c = t;
-}
 /* inout = in x inout: in holds the lower ranks' contribution */
 static void mat_fn(void* in, void* inout, int* len, MPI_Datatype* dt) {
   ++g_user_calls;
   if (*dt != g_mat) ++g_bad_dt;
-  const Mat* a = in;
-  Mat* b = inout;
-  for (int i = 0; i < *len; ++i) mat_mul(&a[i], &b[i], &b[i]);
+  mat_op(in, inout, *len);
 }
-static const int mats[6][4] = {{1, 1, 0, 1}, {1, 0, 1, 1}, {1, 2, 0, 1}, {1, 0, -1, 1}, {0, 1, 1, 0}, {2, 0, 0, 1}};
-static Mat mat_of(int r, long i, int it) {
-  Mat m;
-  memcpy(m.m, mats[hash5(50, r, 0, i, it) % 6], sizeof m.m);
-  return m;
-}
-/* product of ranks r0..r1-1 (ascending, r1 > r0) */
-static Mat mat_prod(int r0, int r1, long i, int it) {
-  Mat acc = mat_of(r0, i, it);
-  for (int r = r0 + 1; r < r1; ++r) {
-    const Mat x = mat_of(r, i, it);
-    mat_mul(&acc, &x, &acc);
-  }
-  return acc;
-}
+enum { MAT_TAG = 50 }; /* the data set of mat_of/mat_prod */
 static void mat_slot(Slot* s, long nmat, int has_send, int cr, int it) {
   s->n = 4 * nmat;
   if (has_send) {
     s->s = ints(4 * nmat);
-    for (long i = 0; i < nmat; ++i) memcpy(s->s + 4 * i, mat_of(cr, i, it).m, sizeof(Mat));
+    for (long i = 0; i < nmat; ++i) memcpy(s->s + 4 * i, mat_of(MAT_TAG, cr, i, it), sizeof(Mat));
   }
   s->r = ints(4 * nmat);
 }
 static void mat_want(Slot* s, long nmat, long first, int r0, int r1, int it) {
   s->w = ints(4 * nmat);
-  for (long i = 0; i < nmat; ++i) memcpy(s->w + 4 * i, mat_prod(r0, r1, first + i, it).m, sizeof(Mat));
+  for (long i = 0; i < nmat; ++i) mat_prod(MAT_TAG, r0, r1, first + i, it, s->w + 4 * i);
 }
 static void test_noncommutative(MPI_Comm comm, const char* cname, int it) {
   int cr, cn;
@@ -611,10 +552,7 @@ static void test_noncommutative(MPI_Comm comm, const char* cname, int it) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &np));
-  g_statuses_ignore = MPI_STATUSES_IGNORE;
+  coll_init(&argc, &argv);
   t_comm_free_late = getenv("NBC_MIXED_COMM_FREE_PENDING_CRASHES") != NULL;
   test_set_world();
   test_many();
@@ -641,13 +579,8 @@ int main(int argc, char** argv) {
     CHECK_MPI(MPI_Comm_free(&rev));
     CHECK_MPI(MPI_Type_free(&g_mat));
     EXPECT(g_bad_dt == 0, "the user function got a datatype other than the one passed (%ld times)", g_bad_dt);
-    long calls = 0;
-    CHECK_MPI(MPI_Allreduce(&g_user_calls, &calls, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
-    EXPECT(np == 1 || calls > 0, "the user function never ran");
+    expect_user_fn_ran(g_user_calls, "the user function never ran");
   }
-  long long total = 0;
-  CHECK_MPI(MPI_Reduce(&nchecks, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-  if (me == 0) printf("nbc_mixed: OK (%lld checks)\n", total);
-  MPI_Finalize();
+  coll_finish("nbc_mixed");
   return 0;
 }

@@ -21,33 +21,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "check.h"
+#include "coll_util.h"
 
-static int me, np;
-static long long nchecks;
 static volatile uint32_t g_sink;
 enum { LIMIT_S = 20 };
-
-#define EXPECT(cond, ...)     \
-  do {                        \
-    ++nchecks;                \
-    CHECK(cond, __VA_ARGS__); \
-  } while (0)
-
-static uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-static int vf(int tag, int src, int dst, long i, int it) {
-  uint32_t h = mix32((uint32_t)tag * 0x9E3779B1u ^ (uint32_t)it * 0x85EBCA77u);
-  h = mix32(h ^ (uint32_t)(src + 1) * 0xC2B2AE3Du ^ (uint32_t)(dst + 7) * 0x27D4EB2Fu);
-  return (int)mix32(h ^ (uint32_t)i * 0x165667B1u);
-}
-static int vs(int tag, int r, long i, int it) { return (int)((uint32_t)vf(tag, r, 0, i, it) % (1u << 20)) - (1 << 19); }
 
 /* a slice of computation that does not call MPI */
 static void compute(void) {
@@ -128,12 +105,6 @@ static void round_four(int rnd) {
   free(as), free(ar), free(b), free(rs), free(rr), free(ts), free(tr);
 }
 
-static int64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 /* Start A then B; Test B only until done, then A only. */
 static void test_b_then_a(int rnd) {
   static const char* const na[1] = {"A"};
@@ -196,15 +167,10 @@ static void test_b_then_a(int rnd) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &np));
+  coll_init(&argc, &argv);
   const int rounds = np > 4 ? 4 : 8;
   for (int r = 0; r < rounds; ++r) round_four(r);
   for (int r = 0; r < rounds; ++r) test_b_then_a(r);
-  long long total = 0;
-  CHECK_MPI(MPI_Reduce(&nchecks, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-  if (me == 0) printf("nbc_overlap: OK (%lld checks)\n", total);
-  MPI_Finalize();
+  coll_finish("nbc_overlap");
   return 0;
 }

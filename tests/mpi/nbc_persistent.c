@@ -41,39 +41,13 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "check.h"
+#include "coll_util.h"
 
-static int me, np;
-static long long nchecks;
 static char ctx[200];
 static int t_testall_in_status, t_skip_gsa; /* peer toggles, see the header */
 static int skipped(int c) { return t_skip_gsa && (c == 2 || c == 4 || c == 6); } /* Scatter, Gather, Allgather */
-static MPI_Status* g_statuses_ignore; /* MPICH's MPI_STATUSES_IGNORE upsets GCC 12 (see requests.c) */
-#define STATUSES_IGNORE g_statuses_ignore
 
-#define EXPECT(cond, ...)     \
-  do {                        \
-    ++nchecks;                \
-    CHECK(cond, __VA_ARGS__); \
-  } while (0)
-
-static uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
-static uint32_t hash5(int a, int b, int c, long j, int it) {
-  uint32_t h = mix32((uint32_t)a * 0x9E3779B1u ^ (uint32_t)it * 0x85EBCA77u);
-  h = mix32(h ^ (uint32_t)(b + 1) * 0xC2B2AE3Du ^ (uint32_t)(c + 7) * 0x27D4EB2Fu);
-  return mix32(h ^ (uint32_t)j * 0x165667B1u);
-}
-static int vf(int tag, int src, int dst, long i, int it) { return (int)hash5(tag, src, dst, i, it); }
-static int vs(int tag, int r, long i, int it) { return (int)(hash5(tag, r, 0, i, it) % (1u << 20)) - (1 << 19); }
-
-enum { K = 5, SENT = -559038737 };
+enum { K = 5 };
 enum { C_BARRIER, C_BCAST, C_SCATTER, C_SCATTERV, C_GATHER, C_GATHERV, C_ALLGATHER, C_ALLGATHERV, C_ALLTOALL,
        C_ALLTOALLV, C_ALLTOALLW, C_REDUCE, C_ALLREDUCE, C_RS, C_RSB, C_SCAN, C_EXSCAN, C_USER, NP };
 static const char* const pname[NP] = {
@@ -97,28 +71,12 @@ static MPI_Datatype g_vec, g_mat; /* vector(K,1,2,int); 4 ints */
 static MPI_Op g_matop;
 static long g_user_calls;
 
-static int* ints(long n) {
-  int* p = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-  CHECK(p != NULL, "malloc");
-  for (long i = 0; i < n; ++i) p[i] = SENT;
-  return p;
-}
-
 /* ---- the non-commutative op ---- */
-static void mat_mul(const int* a, const int* b, int* c) {
-  int t[4];
-  t[0] = a[0] * b[0] + a[1] * b[2];
-  t[1] = a[0] * b[1] + a[1] * b[3];
-  t[2] = a[2] * b[0] + a[3] * b[2];
-  t[3] = a[2] * b[1] + a[3] * b[3];
-  memcpy(c, t, sizeof t);
-}
 static void mat_fn(void* in, void* inout, int* len, MPI_Datatype* dt) {
   (void)dt;
   ++g_user_calls;
-  for (int i = 0; i < *len; ++i) mat_mul((int*)in + 4 * i, (int*)inout + 4 * i, (int*)inout + 4 * i);
+  mat_op(in, inout, *len);
 }
-static const int mats[6][4] = {{1, 1, 0, 1}, {1, 0, 1, 1}, {1, 2, 0, 1}, {1, 0, -1, 1}, {0, 1, 1, 0}, {2, 0, 0, 1}};
 
 /* non-monotone displacements with gaps for counts c (reverse rank order, one int of gap
  * after odd ranks); returns the end */
@@ -353,11 +311,8 @@ static void fill(int c, int it) {
       break;
     case C_USER:
       for (int i = 0; i < 3; ++i) {
-        memcpy(p->s + 4 * i, mats[hash5(tag, me, 0, i, it) % 6], 4 * sizeof(int));
-        int acc[4];
-        memcpy(acc, mats[hash5(tag, 0, 0, i, it) % 6], sizeof acc);
-        for (int q = 1; q < np; ++q) mat_mul(acc, mats[hash5(tag, q, 0, i, it) % 6], acc);
-        memcpy(p->w + 4 * i, acc, sizeof acc);
+        memcpy(p->s + 4 * i, mat_of(tag, me, i, it), 4 * sizeof(int));
+        mat_prod(tag, 0, np, i, it, p->w + 4 * i);
       }
       break;
   }
@@ -406,10 +361,7 @@ static void complete_one(int c, int it) {
 }
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
-  CHECK_MPI(MPI_Comm_rank(MPI_COMM_WORLD, &me));
-  CHECK_MPI(MPI_Comm_size(MPI_COMM_WORLD, &np));
-  g_statuses_ignore = MPI_STATUSES_IGNORE;
+  coll_init(&argc, &argv);
   t_testall_in_status = getenv("NBC_PERSISTENT_TESTALL_ERR_IN_STATUS") != NULL;
   t_skip_gsa = getenv("NBC_PERSISTENT_SCATTER_GATHER_ALLGATHER_BROKEN") != NULL;
   int n = np > 2 ? 100 : 1000; /* MPICH busy-polls: 4 and 8 ranks on 2 cores are slow */
@@ -460,12 +412,7 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Op_free(&g_matop));
   CHECK_MPI(MPI_Type_free(&g_vec));
   CHECK_MPI(MPI_Type_free(&g_mat));
-  long calls = 0;
-  CHECK_MPI(MPI_Allreduce(&g_user_calls, &calls, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD));
-  EXPECT(np == 1 || calls > 0, "the user function never ran");
-  long long total = 0;
-  CHECK_MPI(MPI_Reduce(&nchecks, &total, 1, MPI_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD));
-  if (me == 0) printf("nbc_persistent: OK (%lld checks)\n", total);
-  MPI_Finalize();
+  expect_user_fn_ran(g_user_calls, "the user function never ran");
+  coll_finish("nbc_persistent");
   return 0;
 }

@@ -12,26 +12,11 @@
  *   rank 1: raising SIGKILL at T ms
  *   rank R: MPI_Recv from rank 1 returned error class C at T ms: <MPI_Error_string>
  * Usage: p2p_dead_peer */
-#include <signal.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-
-#include "check.h"
-
-static long long now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+#include "dead_peer.h"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
   int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  CHECK(size >= 2, "needs at least 2 ranks");
-  CHECK_MPI(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  dead_peer_init(&argc, &argv, &rank, &size);
   int msg[64];
   if (rank == 1) {
     for (int r = 0; r < size; ++r) {
@@ -46,25 +31,14 @@ int main(int argc, char** argv) {
   }
   CHECK_MPI(MPI_Barrier(MPI_COMM_WORLD));
   if (rank == 1) {
-    usleep(300000); /* the others are in MPI_Recv by now */
-    printf("rank 1: raising SIGKILL at %lld ms\n", now_ms());
-    fflush(stdout);
-    raise(SIGKILL);
+    dead_peer_die(1); /* the others are in MPI_Recv by then */
   }
   printf("rank %d: in MPI_Recv from rank 1 since %lld ms\n", rank, now_ms());
   fflush(stdout);
   MPI_Status st;
   const int rc = MPI_Recv(msg, 64, MPI_INT, 1, 8, MPI_COMM_WORLD, &st);
   const long long t = now_ms();
-  if (rc != MPI_SUCCESS) {
-    int cls = -1, len = 0;
-    char text[MPI_MAX_ERROR_STRING] = "";
-    MPI_Error_class(rc, &cls);
-    MPI_Error_string(rc, text, &len);
-    printf("rank %d: MPI_Recv from rank 1 returned error class %d at %lld ms: %s\n", rank, cls, t, text);
-    fflush(stdout);
-    return 5;
-  }
+  if (rc != MPI_SUCCESS) return dead_peer_report(rank, "MPI_Recv from rank 1", rc, t);
   /* Only reachable if a receive from a rank that sent nothing completed: that is a bug. */
   fprintf(stderr, "FAIL rank %d: MPI_Recv from the dead rank 1 succeeded\n", rank);
   return 4;

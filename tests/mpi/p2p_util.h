@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "hash_util.h"
 
 static int me, np;
 static long long nchecks;
@@ -36,15 +37,6 @@ static char ctx[256]; /* the case being run, printed with every failure */
   } while (0)
 
 static inline int env(const char* name) { return getenv(name) != NULL; }
-
-static inline uint32_t mix32(uint32_t x) {
-  x ^= x >> 16;
-  x *= 0x7feb352du;
-  x ^= x >> 15;
-  x *= 0x846ca68bu;
-  x ^= x >> 16;
-  return x;
-}
 
 /* The seed of one message: who sent it to whom, which message, which iteration. */
 static inline uint32_t msg_seed(int src, int dst, int id, int it) {
