@@ -133,6 +133,7 @@ int issue(Plan& p, Tail& t) {
   if (t.mode == Mode::persistent) {
     if (cls != MPI_SUCCESS) {
       r->dispose();
+      *t.request = MPI_REQUEST_NULL;
       return raise(c, cls, msg);
     }
     p.hold_types();
@@ -148,6 +149,7 @@ int issue(Plan& p, Tail& t) {
     // Takes part without data; frees itself when done.
     r->orphan = true;
     coll::start(*r);
+    *t.request = MPI_REQUEST_NULL;
     return raise(c, cls, msg);
   }
   *t.request = new_request_handle(r);
