@@ -13,7 +13,7 @@
 // request detaches it: it is destroyed once complete (a generalized request in
 // MPI_Grequest_complete, which then calls free_fn; another kind by the next completion
 // call that sees it complete, or reap_detached_requests()). Kinds with more state
-// derive from RequestObj; the registry deletes through the virtual destructor.
+// derive from RequestObj; the registry ends them through dispose() (delete by default).
 //
 // Threads: MPI_Grequest_complete (complete_request) may run on another thread while a
 // completion call waits; everything else follows the runtime's MPI_THREAD_SERIALIZED.
@@ -53,9 +53,10 @@ struct RequestObj {
   // owner applies its own error handler; else they go to MPI_COMM_SELF's handler.
   void* owner = nullptr;
   int (*raise_on_owner)(void* owner, int code) = nullptr;
-  // Persistent kinds (point-to-point, collective): completion makes the request inactive instead of freeing
-  // it; an inactive request behaves like MPI_REQUEST_NULL in the completion calls
-  // (empty status) until its kind restarts it (active = true, complete = false).
+  // Persistent kinds (point-to-point, collective): completion makes the request
+  // inactive instead of freeing it; an inactive request behaves like MPI_REQUEST_NULL in
+  // the completion calls (empty status) until its kind restarts it (active = true,
+  // complete = false).
   bool persistent = false;
   bool active = true;
 
