@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <mutex>
-#include <unordered_set>
 #include <vector>
 
 #include "errors.hpp"
@@ -35,7 +34,67 @@ class SpinLock {
   std::atomic<bool> held_{false};
 };
 SpinLock g_mutex;
-std::unordered_set<RequestObj*> g_live;
+// The live requests: open addressing with linear probing over a power-of-two table,
+// at most half full (it doubles), deletion by backward shift. Unlike a node-based set,
+// registering and retiring a request allocates nothing once the table has grown.
+class LiveSet {
+ public:
+  std::size_t count(RequestObj* p) const {
+    for (std::size_t i = home(p);; i = (i + 1) & mask_) {
+      if (t_[i] == p) return 1;
+      if (t_[i] == nullptr) return 0;
+    }
+  }
+  void insert(RequestObj* p) {
+    if (2 * (n_ + 1) > t_.size()) grow();
+    std::size_t i = home(p);
+    while (t_[i] != nullptr && t_[i] != p) i = (i + 1) & mask_;
+    if (t_[i] == nullptr) {
+      t_[i] = p;
+      ++n_;
+    }
+  }
+  void erase(RequestObj* p) {
+    std::size_t i = home(p);
+    while (t_[i] != p) {
+      if (t_[i] == nullptr) return;
+      i = (i + 1) & mask_;
+    }
+    t_[i] = nullptr;
+    --n_;
+    // Close the gap: move back every later entry of the run whose home is not in (i, j].
+    for (std::size_t j = (i + 1) & mask_; t_[j] != nullptr; j = (j + 1) & mask_) {
+      const std::size_t k = home(t_[j]);
+      const bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
+      if (stays) continue;
+      t_[i] = t_[j];
+      t_[j] = nullptr;
+      i = j;
+    }
+  }
+
+ private:
+  std::size_t home(RequestObj* p) const {
+    auto x = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p));
+    x ^= x >> 31;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 29;
+    return static_cast<std::size_t>(x) & mask_;
+  }
+  void grow() {
+    std::vector<RequestObj*> old(t_.size() * 2, nullptr);
+    old.swap(t_);
+    mask_ = t_.size() - 1;
+    n_ = 0;
+    for (RequestObj* p : old) {
+      if (p != nullptr) insert(p);
+    }
+  }
+  std::vector<RequestObj*> t_ = std::vector<RequestObj*>(64, nullptr);
+  std::size_t mask_ = 63;
+  std::size_t n_ = 0;
+};
+LiveSet g_live;
 // User-freed, incomplete requests of the polled kinds (generalized ones are destroyed
 // by MPI_Grequest_complete instead). g_detached_count lets the completion calls skip
 // the lock when there are none.
