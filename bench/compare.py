@@ -431,6 +431,17 @@ def coll_sizes_at(coll: str, ranks: int) -> list[int]:
     return [n for n in coll_sizes(coll) if coll_size_ranks(n) is None or ranks in coll_size_ranks(n)]
 
 
+def coll_iterations(lib: str, ranks: int, cpus: int, extra: list[str], mpich_timeout_s: int) -> Run:
+    """The collective programs' loop lengths (coll_latency.c, nbc_latency.c). The programs cut
+    a loop that would take much longer than ~20 ms (capped_iters), so these are the counts for
+    the small sizes. MPICH oversubscribed busy-polls: each call costs ms to tens of ms."""
+    if ranks > cpus and lib == "mpich":
+        return Run(iters=200, warmup=20, timeout_s=mpich_timeout_s, extra=extra)
+    if ranks > cpus:
+        return Run(iters=5000, warmup=500, timeout_s=180, extra=extra)
+    return Run(iters=20000, warmup=2000, timeout_s=120, extra=extra)
+
+
 def coll_run(coll: str) -> Callable[[str, int, int], Run]:
     ref = COLL_LIMIT.get(coll, (None,))[0]
 
@@ -438,13 +449,7 @@ def coll_run(coll: str) -> Callable[[str, int, int], Run]:
         colls = [coll] + ([ref] if ref and ranks == COLL_REF_RANKS else [])
         sizes = ",".join(str(n) for n in coll_sizes_at(coll, ranks) if n) or "8"  # barrier: ignored
         extra = [",".join(colls), sizes, ",".join(str(n) for n in COLL_REF_SIZES)]
-        # The program cuts a loop that would take much longer than ~20 ms (capped_iters), so these
-        # are the counts for the small sizes. MPICH oversubscribed: each call costs ms to tens of ms.
-        if ranks > cpus and lib == "mpich":
-            return Run(iters=200, warmup=20, timeout_s=240, extra=extra)
-        if ranks > cpus:
-            return Run(iters=5000, warmup=500, timeout_s=180, extra=extra)
-        return Run(iters=20000, warmup=2000, timeout_s=120, extra=extra)
+        return coll_iterations(lib, ranks, cpus, extra, mpich_timeout_s=240)
     return run
 
 
@@ -618,13 +623,8 @@ def nbc_tag(coll: str, nbytes: int) -> str:
 def nbc_run(icoll: str) -> Callable[[str, int, int], Run]:
     def run(lib: str, ranks: int, cpus: int) -> Run:
         extra = [f"{icoll},{icoll[1:]}", ",".join(str(n) for n in coll_sizes_at("bcast", ranks))]
-        # As coll_run: the program cuts loops that would take much longer than ~20 ms. MPICH
-        # oversubscribed busy-polls: calls cost ms to tens of ms (its loops are 2 iterations).
-        if ranks > cpus and lib == "mpich":
-            return Run(iters=200, warmup=20, timeout_s=300, extra=extra)
-        if ranks > cpus:
-            return Run(iters=5000, warmup=500, timeout_s=180, extra=extra)
-        return Run(iters=20000, warmup=2000, timeout_s=120, extra=extra)
+        # Each size runs the nonblocking and the blocking call: a longer limit for MPICH.
+        return coll_iterations(lib, ranks, cpus, extra, mpich_timeout_s=300)
     return run
 
 
