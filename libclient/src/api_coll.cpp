@@ -112,7 +112,6 @@ Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
   p->count = 0;
   p->counts.clear();
   p->reducer = coll::Reducer{};
-  p->release();
   return *p;
 }
 
