@@ -1,5 +1,6 @@
 #include "broker.hpp"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
@@ -46,7 +47,7 @@ Broker::~Broker() {
     SegmentMapping::remove(job->segment_name);
   }
   for (auto& [fd, c] : conns_) ::close(fd);
-  for (int fd : {listen_fd_, epoll_fd_, stop_fd_, timer_fd_, signal_fd_}) {
+  for (int fd : {listen_fd_, epoll_fd_, stop_fd_, timer_fd_, signal_fd_, spare_fd_}) {
     if (fd >= 0) ::close(fd);
   }
   if (listen_fd_ >= 0) ::unlink(opts_.socket_path.c_str());
@@ -54,6 +55,8 @@ Broker::~Broker() {
 
 bool Broker::start(std::string& why) {
   // We hold the broker lock, so a socket file left here belongs to a dead broker.
+  // Anything else in its place (a symlink, a file) is removed, never followed.
+  if (std::string bad; !paths::socket_is_ours(opts_.socket_path, bad)) spdlog::warn("{}; removing it", bad);
   ::unlink(opts_.socket_path.c_str());
   listen_fd_ = listen_unix(opts_.socket_path, why);
   if (listen_fd_ < 0) return false;
@@ -66,6 +69,7 @@ bool Broker::start(std::string& why) {
   }
   itimerspec tick{{1, 0}, {1, 0}};
   timerfd_settime(timer_fd_, 0, &tick, nullptr);
+  spare_fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   for (int fd : {listen_fd_, stop_fd_, timer_fd_}) {
     epoll_event ev{};
     ev.events = EPOLLIN;
@@ -171,7 +175,10 @@ void Broker::expire_pending_deaths() {
 void Broker::accept_all() {
   for (;;) {
     const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-    if (fd < 0) return;
+    if (fd < 0) {
+      if (errno == EMFILE || errno == ENFILE) shed_connection(errno);
+      return;
+    }
     pid_t pid = 0;
     uid_t uid = 0;
     if (!peer_credentials(fd, pid, uid) || uid != getuid()) {
@@ -188,6 +195,26 @@ void Broker::accept_all() {
     ev.events = EPOLLIN | EPOLLRDHUP;
     ev.data.fd = fd;
     epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev);
+  }
+}
+
+void Broker::shed_connection(int err) {
+  // Out of descriptors, the pending connection stays queued and the (level-triggered)
+  // listening socket stays readable: without this the loop would spin at 100% CPU. Use
+  // the spare descriptor to take the connection off the queue and close it at once.
+  if (spare_fd_ >= 0) {
+    ::close(spare_fd_);
+    const int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd >= 0) ::close(fd);
+    spare_fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  }
+  ++shed_count_;
+  const std::int64_t now = now_ns();
+  if (now - last_shed_log_ns_ >= 1'000'000'000) {
+    spdlog::warn("accept: {}: closing new connections at once ({} since the last report, {} open)",
+                 std::strerror(err), shed_count_, conns_.size());
+    last_shed_log_ns_ = now;
+    shed_count_ = 0;
   }
 }
 
@@ -228,6 +255,7 @@ void Broker::reply(const Conn& c, const proto::Message& m) {
 }
 
 void Broker::refuse(const Conn& c, int code, const std::string& text) {
+  if (code != proto::kErrMalformed) spdlog::warn("refused a request from pid {}: {}", c.pid, text);
   reply(c, proto::make_error(code, text));
 }
 
@@ -288,6 +316,7 @@ void Broker::handle(Conn& c, const proto::Message& m) {
     c.job_id = 0;
     reply(c, proto::Ack{});
   } else {
+    spdlog::warn("malformed message from pid {}: message type {} is a reply, not a request", c.pid, m.index() + 1);
     refuse(c, proto::kErrMalformed, "message type is a reply, not a request");
   }
 }
@@ -443,7 +472,18 @@ void Broker::sweep_orphans(bool at_start) {
   // died. Remove each once nobody can still be using it: its broker and every rank
   // recorded in it are gone. Unreadable ones are removed only at start-up, when no
   // broker of ours can be creating them.
-  for (const std::string& name : SegmentMapping::list(paths::segment_prefix())) {
+  std::vector<std::string> foreign;
+  const std::vector<std::string> names = SegmentMapping::list(paths::segment_prefix(), &foreign);
+  // Someone else put a file under our prefix: never open, reclaim or count it. Each is
+  // logged once while it exists (the set holds only what is there now).
+  std::set<std::string> present(foreign.begin(), foreign.end());
+  for (const std::string& name : present) {
+    if (!warned_foreign_.contains(name)) {
+      spdlog::warn("ignoring /dev/shm/{}: not a regular file owned by uid {}", name, ::geteuid());
+    }
+  }
+  warned_foreign_ = std::move(present);
+  for (const std::string& name : names) {
     std::uint64_t id = 0;
     if (!paths::parse_segment_name(name, id)) continue;
     bool ours = false;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,7 @@ class Broker {
   };
 
   void accept_all();
+  void shed_connection(int err);
   void on_readable(int fd);
   void on_close(int fd);
   void handle(Conn& c, const proto::Message& m);
@@ -75,6 +77,10 @@ class Broker {
   int stop_fd_ = -1;
   int timer_fd_ = -1;
   int signal_fd_ = -1;
+  int spare_fd_ = -1;  // kept open to shed connections when out of descriptors
+  std::int64_t last_shed_log_ns_ = 0;
+  std::uint64_t shed_count_ = 0;
+  std::set<std::string> warned_foreign_;  // foreign files under our prefix, logged once
   std::uint64_t next_job_id_ = 1;
   std::map<int, Conn> conns_;
   std::map<std::uint64_t, std::unique_ptr<Job>> jobs_;

@@ -6,12 +6,13 @@
 // SHMPI_LOG_LEVEL = trace|debug|info|warn|error|critical|off (default info).
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -22,6 +23,24 @@
 
 namespace {
 void usage() { std::fprintf(stderr, "usage: shmpid [--foreground] [--idle-timeout SEC]\n"); }
+
+// Opens a file of ours in the runtime directory: created 0600, never through a symlink
+// (O_NOFOLLOW), and only if it is a regular file owned by us. -1 with `why` otherwise.
+int open_private(const std::string& path, int flags, std::string& why) {
+  const int fd = ::open(path.c_str(), flags | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    why = "cannot open " + path + ": " +
+          (errno == ELOOP ? std::string("it is a symlink (refusing to follow it)") : std::strerror(errno));
+    return -1;
+  }
+  struct stat st{};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != ::geteuid()) {
+    why = "refusing " + path + ": not a regular file owned by uid " + std::to_string(::geteuid());
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -49,6 +68,8 @@ int main(int argc, char** argv) {
   }
   if (idle < 0) idle = foreground ? 0 : 60;
 
+  // Whatever the broker creates (lock, log) is private whatever umask started it.
+  ::umask(077);
   std::string why;
   const std::string dir = shmpi::paths::runtime_dir(why);
   if (dir.empty()) {
@@ -56,31 +77,38 @@ int main(int argc, char** argv) {
     return 1;
   }
   // One broker per user per node: whoever holds the lock is the broker.
-  const int lock_fd = ::open(shmpi::paths::lock_path(dir).c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (lock_fd < 0 || ::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
+  const int lock_fd = open_private(shmpi::paths::lock_path(dir), O_RDWR, why);
+  if (lock_fd < 0) {
+    std::fprintf(stderr, "shmpid: %s\n", why.c_str());
+    return 1;
+  }
+  if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
     if (foreground) std::fprintf(stderr, "shmpid: another broker is running for this user (%s)\n", dir.c_str());
     return 0;
   }
 
   if (!foreground) {
+    // Opened (and checked) here, before detaching, so a refusal reaches the starter.
+    const int log_fd = open_private(shmpi::paths::log_path(dir), O_WRONLY | O_APPEND, why);
+    if (log_fd < 0) {
+      std::fprintf(stderr, "shmpid: %s\n", why.c_str());
+      return 1;
+    }
     const pid_t child = ::fork();
     if (child < 0) return 1;
     if (child > 0) _exit(0);  // the lock stays with the child (shared open file)
     ::setsid();
-    // Keep nothing the starter (shmpirun, and whatever started it) left open but the lock.
+    // stdout/stderr become the log (spdlog's file sink would reopen it by name,
+    // following a symlink); stdin is /dev/null.
+    const int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull >= 0) ::dup2(devnull, 0);
+    ::dup2(log_fd, 1);
+    ::dup2(log_fd, 2);
+    // Keep nothing else the starter (shmpirun, and whatever started it) left open but the lock.
     ::close_range(3, static_cast<unsigned>(lock_fd) - 1, 0);
     ::close_range(static_cast<unsigned>(lock_fd) + 1, ~0u, 0);
-    const int devnull = ::open("/dev/null", O_RDWR);
-    if (devnull >= 0) {
-      ::dup2(devnull, 0);
-      ::dup2(devnull, 1);
-      ::dup2(devnull, 2);
-      if (devnull > 2) ::close(devnull);
-    }
-    spdlog::set_default_logger(spdlog::basic_logger_mt("shmpid", shmpi::paths::log_path(dir)));
-  } else {
-    spdlog::set_default_logger(spdlog::stderr_logger_mt("shmpid"));
   }
+  spdlog::set_default_logger(spdlog::stderr_logger_mt("shmpid"));
   spdlog::set_level(spdlog::level::info);
   if (const char* lvl = std::getenv("SHMPI_LOG_LEVEL")) spdlog::set_level(spdlog::level::from_str(lvl));
   spdlog::flush_on(spdlog::level::info);

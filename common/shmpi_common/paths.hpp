@@ -12,6 +12,9 @@ namespace shmpi::paths {
 std::string runtime_dir(std::string& why);
 
 std::string socket_path(const std::string& dir);
+// False (reason in `why`) if `path` exists but is not a socket owned by us, e.g. a
+// symlink: connect() would follow it to whatever it names.
+bool socket_is_ours(const std::string& path, std::string& why);
 std::string lock_path(const std::string& dir);
 std::string log_path(const std::string& dir);
 

@@ -7,6 +7,9 @@
 // with MPI_ERR_OTHER naming it. A nonblocking call with such an argument returns the
 // error at once (no request) while its sit-out runs in the background; a persistent
 // one returns it from MPI_*_init, before any member can have started.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "api.hpp"
@@ -55,8 +58,27 @@ struct Check {
     if (!t->committed) return fail(MPI_ERR_TYPE, std::string(what) + "type is not committed (call MPI_Type_commit)");
     const types::Flat* f = types::flatten(t);
     if (f == nullptr) return fail(MPI_ERR_NO_MEM, std::string(what) + "type's type map is too fragmented to flatten");
+    not_null(addr, count, t, what);
+    if (!ok()) return;
     b = Buf{static_cast<std::byte*>(const_cast<void*>(addr)), count, t, f};
   }
+  // MPI_BOTTOM is NULL in this ABI, so NULL is legal with a type of absolute
+  // addresses; data that would start in the never-mapped first page is a NULL pointer
+  // instead, refused rather than dereferenced (fuzz_rma_coll_args found MPI_Gatherv and
+  // MPI_Reduce writing through a NULL recvbuf).
+  void not_null(const void* addr, MPI_Count count, const types::Datatype* t, const char* what) {
+    const auto a = reinterpret_cast<std::uintptr_t>(addr);
+    if (!ok() || a >= kNullPage || count <= 0 || t->size == 0) return;
+    // 128 bits: count and extent are the caller's and may be huge.
+    const __int128 lowest = static_cast<__int128>(a) + t->true_lb +
+                            std::min<__int128>(0, static_cast<__int128>(count - 1) * t->extent());
+    if (lowest < static_cast<__int128>(kNullPage)) {
+      fail(MPI_ERR_BUFFER, std::string(what) + "buf is " + (a == 0 ? "NULL" : "MPI_BOTTOM + " + std::to_string(a)) +
+                               " with " + std::to_string(count) + " elements whose data starts at address " +
+                               std::to_string(static_cast<long long>(lowest)));
+    }
+  }
+  static constexpr std::uintptr_t kNullPage = 4096;
   void not_in_place(const void* addr, const char* what) {
     if (addr == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, std::string(what) + " cannot be MPI_IN_PLACE here");
   }
@@ -160,12 +182,15 @@ template <class C, class D>
 void fill_v(Check& ck, const void* base, const C* counts, const D* displs, MPI_Datatype dt, int n, const char* what,
             std::vector<Buf>& out) {
   if (counts == nullptr || displs == nullptr) return ck.fail(MPI_ERR_ARG, std::string(what) + "counts or displs is NULL");
+  const types::Datatype* t = types::lookup(dt);
   for (int r = 0; r < n && ck.ok(); ++r) {
-    ck.buf(base, static_cast<MPI_Count>(counts[r]), dt, what, out[static_cast<std::size_t>(r)]);
-    if (ck.ok()) {
-      Buf& b = out[static_cast<std::size_t>(r)];
-      b.addr = static_cast<std::byte*>(const_cast<void*>(base)) + static_cast<MPI_Count>(displs[r]) * b.type->extent();
-    }
+    // Integer arithmetic: base may be MPI_BOTTOM (NULL) with absolute displacements;
+    // ck.buf then judges the piece's own address.
+    const MPI_Count ext = t != nullptr ? t->extent() : 0;
+    const auto at = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(base) +
+                                                  static_cast<std::uintptr_t>(static_cast<MPI_Count>(displs[r])) *
+                                                      static_cast<std::uintptr_t>(ext));
+    ck.buf(at, static_cast<MPI_Count>(counts[r]), dt, what, out[static_cast<std::size_t>(r)]);
   }
 }
 
@@ -301,8 +326,10 @@ int alltoallw(const void* sbuf, const C* scounts, const D* sdispls, const MPI_Da
       return ck.fail(MPI_ERR_ARG, std::string(what) + "counts, displs or types is NULL");
     }
     for (int r = 0; r < c->size && ck.ok(); ++r) {
-      ck.buf(static_cast<const std::byte*>(base) + displs[r], static_cast<MPI_Count>(counts[r]), ts[r], what,
-             out[static_cast<std::size_t>(r)]);
+      // Integer arithmetic: base may be MPI_BOTTOM (NULL) with absolute displacements.
+      const auto at = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(base) +
+                                                    static_cast<std::uintptr_t>(static_cast<std::intptr_t>(displs[r])));
+      ck.buf(at, static_cast<MPI_Count>(counts[r]), ts[r], what, out[static_cast<std::size_t>(r)]);
     }
   };
   ck.not_in_place(rbuf, "recvbuf");
@@ -368,6 +395,17 @@ int reduce_call(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count c
   if (has_recv) ck.not_in_place(rbuf, "recvbuf");
   if (counts == nullptr && count < 0) ck.fail(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
   reducer(ck, op, dt, p);
+  if (ck.ok()) {
+    constexpr MPI_Count kMaxCount = std::numeric_limits<MPI_Count>::max();
+    MPI_Count total = count, mine = count;
+    if (counts != nullptr) {
+      total = 0;
+      for (MPI_Count n : *counts) total = n > kMaxCount - total ? kMaxCount : total + n;  // saturating
+      mine = (*counts)[static_cast<std::size_t>(c->rank)];
+    }
+    if (sbuf != MPI_IN_PLACE) ck.not_null(sbuf, total, p.reducer.type, "send");
+    if (has_recv) ck.not_null(rbuf, mine, p.reducer.type, "recv");
+  }
   return issue(p, t);
 }
 

@@ -2,6 +2,8 @@
 // large-count variants. Each is one template over the count type: int arguments are
 // recorded as integers/addresses, MPI_Count ones as large counts (MPI-4.1 5.1.13).
 #include <limits>
+#include <new>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -80,6 +82,22 @@ bool check_blocklength(const char* call, C bl, int& rc, const std::string& which
   return true;
 }
 
+// Sizes the per-block vectors of a constructor with `count` blocks. A count no memory can
+// hold (the user's arrays cannot be that long either) is MPI_ERR_NO_MEM, not a C++
+// exception escaping through the C interface.
+template <class... V>
+bool size_blocks(const char* call, MPI_Count count, int& rc, V&... vs) {
+  try {
+    (vs.resize(static_cast<std::size_t>(count)), ...);
+    return true;
+  } catch (const std::bad_alloc&) {
+  } catch (const std::length_error&) {
+  }
+  rc = raise(nullptr, MPI_ERR_NO_MEM,
+             std::string(call) + ": count " + std::to_string(count) + ": no memory for a type map of that many blocks");
+  return false;
+}
+
 // disp * unit in bytes, or false if it overflows MPI_Count.
 bool scaled(MPI_Count disp, MPI_Count unit, MPI_Count& out) {
   const Wide v = static_cast<Wide>(disp) * unit;
@@ -140,7 +158,8 @@ int indexed(const char* call, bool large, bool bytes, C count, const B* blocklen
   if (!per_block && !check_blocklength(call, blocklength, rc)) return rc;
   Datatype* old = old_and_out(call, oldtype, newtype, rc);
   if (old == nullptr) return rc;
-  std::vector<MPI_Count> d(static_cast<std::size_t>(count)), b(static_cast<std::size_t>(count));
+  std::vector<MPI_Count> d, b;
+  if (!size_blocks(call, count, rc, d, b)) return rc;
   for (std::size_t i = 0; i < d.size(); ++i) {
     b[i] = per_block ? blocklengths[i] : blocklength;
     if (!check_blocklength(call, b[i], rc, "array_of_blocklengths[" + std::to_string(i) + "]")) return rc;
@@ -173,8 +192,9 @@ int create_struct(const char* call, bool large, C count, const C* blocklengths, 
   }
   if (newtype == nullptr) return arg_error(call, "newtype is NULL");
   const auto n = static_cast<std::size_t>(count);
-  std::vector<MPI_Count> d(n), b(n);
-  std::vector<Datatype*> ts(n);
+  std::vector<MPI_Count> d, b;
+  std::vector<Datatype*> ts;
+  if (!size_blocks(call, count, rc, d, b, ts)) return rc;
   for (std::size_t i = 0; i < n; ++i) {
     const std::string which = "array_of_types[" + std::to_string(i) + "]";
     ts[i] = type_arg(types_in[i], call, which.c_str(), rc);

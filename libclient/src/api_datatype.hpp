@@ -21,6 +21,22 @@ inline types::Datatype* type_arg(MPI_Datatype h, const char* call, const char* w
   return t;
 }
 
+// A NULL buffer is MPI_BOTTOM: valid only with a datatype whose data lie at absolute
+// addresses. Data that would start below 64 KiB (Linux maps nothing there:
+// vm.mmap_min_addr) or at a negative address cannot be user memory: true if `count`
+// elements of t at `buf` are such a buffer, which the calls refuse (MPI_ERR_BUFFER)
+// instead of faulting inside the copy.
+inline bool bottom_without_addresses(const void* buf, MPI_Count count, const types::Datatype& t) {
+  constexpr MPI_Count kNoUserMemoryBelow = 64 * 1024;
+  return buf == nullptr && count > 0 && t.size > 0 && t.true_lb < kNoUserMemoryBelow;
+}
+
+inline std::string bottom_message(const char* call, const char* what, MPI_Count count, const types::Datatype& t) {
+  return std::string(call) + ": " + what + " is NULL (MPI_BOTTOM) with count " + std::to_string(count) +
+         " of a datatype whose data start at displacement " + std::to_string(t.true_lb) +
+         ", not at an absolute address";
+}
+
 // Same, and the type must be committed (MPI-4.1 5.1.9); also returns its flattened form.
 inline types::Datatype* committed_type_arg(MPI_Datatype h, const char* call, const char* what, int& rc,
                                            const types::Flat*& flat, CommObj* comm = nullptr) {

@@ -38,6 +38,9 @@ int pack(const char* call, const void* inbuf, C incount, MPI_Datatype datatype, 
   }
   const MPI_Count bytes = static_cast<MPI_Count>(incount) * t->size;
   // (inbuf may be MPI_BOTTOM, i.e. NULL, with absolute displacements.)
+  if (bottom_without_addresses(inbuf, incount, *t)) {
+    return raise(c, MPI_ERR_BUFFER, bottom_message(call, "inbuf", incount, *t));
+  }
   if (bytes > 0 && outbuf == nullptr) return raise(c, MPI_ERR_BUFFER, std::string(call) + ": outbuf is NULL");
   types::pack(*t, *flat, inbuf, incount, static_cast<char*>(outbuf) + *position);
   *position += static_cast<C>(bytes);
@@ -64,6 +67,9 @@ int unpack(const char* call, const void* inbuf, C insize, C* position, void* out
   const MPI_Count bytes = static_cast<MPI_Count>(outcount) * t->size;
   // (outbuf may be MPI_BOTTOM, i.e. NULL, with absolute displacements.)
   if (bytes > 0 && inbuf == nullptr) return raise(c, MPI_ERR_BUFFER, std::string(call) + ": inbuf is NULL");
+  if (bottom_without_addresses(outbuf, outcount, *t)) {
+    return raise(c, MPI_ERR_BUFFER, bottom_message(call, "outbuf", outcount, *t));
+  }
   types::unpack(*t, *flat, static_cast<const char*>(inbuf) + *position, outcount, outbuf);
   *position += static_cast<C>(bytes);
   return MPI_SUCCESS;

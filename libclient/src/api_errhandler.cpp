@@ -25,6 +25,12 @@ extern "C" int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler
     return raise(c, MPI_ERR_ARG, std::string("MPI_Comm_set_errhandler: errhandler is ") +
                                      (errhandler == MPI_ERRHANDLER_NULL ? "MPI_ERRHANDLER_NULL" : "not a valid errhandler"));
   }
+  // A window's handler would be called with an MPI_Comm* where it expects an MPI_Win*
+  // (MPI-4.1 9.3: the handler must have been created for communicators).
+  if (e->for_win) {
+    return raise(c, MPI_ERR_ARG,
+                 "MPI_Comm_set_errhandler: errhandler was created by MPI_Win_create_errhandler, not for communicators");
+  }
   retain(e);
   release(c->errhandler);
   c->errhandler = e;

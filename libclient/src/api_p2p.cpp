@@ -6,8 +6,11 @@
 // and waits in p2p::wait. MPI_Rsend is a standard send (MPI-4.1 3.4 allows it: the
 // ready-mode precondition only lets an implementation skip a handshake). MPI_Bsend
 // copies into the attached buffer (p2p/bsend.hpp).
+#include <unistd.h>
+
 #include <cstring>
 #include <memory>
+#include <new>
 
 #include "api_p2p.hpp"
 #include "p2p/bsend.hpp"
@@ -36,7 +39,7 @@ int send(const char* call, Mode mode, const void* buf, MPI_Count count, MPI_Data
          MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   P2pArgs a;
-  if (!p2p_args(call, comm, count, dt, dest, tag, true, a, rc)) return rc;
+  if (!p2p_args(call, comm, count, dt, dest, tag, true, a, rc) || !p2p_buf_arg(call, "buf", buf, count, a, rc)) return rc;
   if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
   if (mode == Mode::buffered) {
     std::string why;
@@ -58,7 +61,9 @@ int recv(const char* call, void* buf, MPI_Count count, MPI_Datatype dt, int sour
          MPI_Status* status) {
   int rc = MPI_SUCCESS;
   P2pArgs a;
-  if (!p2p_args(call, comm, count, dt, source, tag, false, a, rc)) return rc;
+  if (!p2p_args(call, comm, count, dt, source, tag, false, a, rc) || !p2p_buf_arg(call, "buf", buf, count, a, rc)) {
+    return rc;
+  }
   P2pRequest r;
   r.internal = true;
   p2p::setup(r, P2pRequest::Op::recv, Mode::standard, a.c, buf, count, a.t, a.f, source, tag);
@@ -76,7 +81,7 @@ int isend(const char* call, Mode mode, const void* buf, MPI_Count count, MPI_Dat
           MPI_Comm comm, MPI_Request* request) {
   int rc = MPI_SUCCESS;
   P2pArgs a;
-  if (!p2p_args(call, comm, count, dt, dest, tag, true, a, rc)) return rc;
+  if (!p2p_args(call, comm, count, dt, dest, tag, true, a, rc) || !p2p_buf_arg(call, "buf", buf, count, a, rc)) return rc;
   if (!request_out_arg(call, request, a.c, rc)) return rc;
   P2pRequest* r = new_p2p_request(a.c);
   if (mode == Mode::buffered && dest != MPI_PROC_NULL) {
@@ -103,7 +108,9 @@ int irecv(const char* call, void* buf, MPI_Count count, MPI_Datatype dt, int sou
           MPI_Request* request) {
   int rc = MPI_SUCCESS;
   P2pArgs a;
-  if (!p2p_args(call, comm, count, dt, source, tag, false, a, rc)) return rc;
+  if (!p2p_args(call, comm, count, dt, source, tag, false, a, rc) || !p2p_buf_arg(call, "buf", buf, count, a, rc)) {
+    return rc;
+  }
   if (!request_out_arg(call, request, a.c, rc)) return rc;
   P2pRequest* r = new_p2p_request(a.c);
   p2p::setup(*r, P2pRequest::Op::recv, Mode::standard, a.c, buf, count, a.t, a.f, source, tag);
@@ -143,6 +150,7 @@ int sendrecv(const char* call, const void* sbuf, MPI_Count scount, MPI_Datatype 
   P2pArgs s, r;
   if (!p2p_args(call, comm, scount, stype, dest, stag, true, s, rc)) return rc;
   if (!p2p_args(call, comm, rcount, rtype, source, rtag, false, r, rc)) return rc;
+  if (!p2p_buf_arg(call, "sendbuf", sbuf, scount, s, rc) || !p2p_buf_arg(call, "recvbuf", rbuf, rcount, r, rc)) return rc;
   P2pRequest sr, rr;
   sr.internal = rr.internal = true;
   p2p::setup(sr, P2pRequest::Op::send, Mode::standard, s.c, sbuf, scount, s.t, s.f, dest, stag);
@@ -159,8 +167,19 @@ int sendrecv_replace(const char* call, void* buf, MPI_Count count, MPI_Datatype 
   if (!p2p_args(call, comm, count, dt, dest, stag, true, s, rc)) return rc;
   P2pArgs r = s;
   if (!p2p_args(call, comm, count, dt, source, rtag, false, r, rc)) return rc;
+  if (!p2p_buf_arg(call, "buf", buf, count, s, rc)) return rc;
   const auto bytes = static_cast<std::size_t>(count * s.t->size);
-  std::unique_ptr<std::byte[]> copy(new std::byte[bytes > 0 ? bytes : 1]);
+  // A count no memory can hold is an error code, not an uncaught std::bad_alloc (nor a
+  // sanitizer's abort on an impossible allocation): more than the node's memory is
+  // refused up front, a failed allocation below that too.
+  const auto node_memory =
+      static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::unique_ptr<std::byte[]> copy(bytes > node_memory ? nullptr
+                                                        : new (std::nothrow) std::byte[bytes > 0 ? bytes : 1]);
+  if (copy == nullptr) {
+    return raise(s.c, MPI_ERR_NO_MEM, std::string(call) + ": no memory for the " + std::to_string(bytes) +
+                                          "-byte copy of the outgoing message (count " + std::to_string(count) + ")");
+  }
   if (bytes > 0) types::pack(*s.t, *s.f, buf, count, copy.get());
   types::Datatype* byte_type = types::lookup(MPI_BYTE);
   P2pRequest sr, rr;

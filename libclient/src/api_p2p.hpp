@@ -59,6 +59,15 @@ inline bool p2p_args(const char* call, MPI_Comm comm, MPI_Count count, MPI_Datat
   return true;
 }
 
+// A NULL buffer with data at no absolute address (bottom_without_addresses): MPI_ERR_BUFFER.
+// `what` names the argument ("buf", "sendbuf", ...).
+inline bool p2p_buf_arg(const char* call, const char* what, const void* buf, MPI_Count count, const P2pArgs& a,
+                        int& rc) {
+  if (!bottom_without_addresses(buf, count, *a.t)) return true;
+  rc = raise(a.c, MPI_ERR_BUFFER, bottom_message(call, what, count, *a.t));
+  return false;
+}
+
 inline bool request_out_arg(const char* call, MPI_Request* request, CommObj* c, int& rc) {
   if (request != nullptr) return true;
   rc = raise(c, MPI_ERR_ARG, std::string(call) + ": request is NULL");

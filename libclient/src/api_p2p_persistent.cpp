@@ -17,7 +17,10 @@ int make_init(const char* call, P2pRequest::Op op, Mode mode, const void* buf, M
               int peer, int tag, MPI_Comm comm, MPI_Request* request) {
   int rc = MPI_SUCCESS;
   P2pArgs a;
-  if (!p2p_args(call, comm, count, dt, peer, tag, op == P2pRequest::Op::send, a, rc)) return rc;
+  if (!p2p_args(call, comm, count, dt, peer, tag, op == P2pRequest::Op::send, a, rc) ||
+      !p2p_buf_arg(call, "buf", buf, count, a, rc)) {
+    return rc;
+  }
   if (!request_out_arg(call, request, a.c, rc)) return rc;
   P2pRequest* r = new_p2p_request(a.c);
   p2p::setup(*r, op, mode, a.c, buf, count, a.t, a.f, peer, tag);

@@ -99,7 +99,7 @@ int mrecv(const char* call, void* buf, MPI_Count count, MPI_Datatype dt, MPI_Mes
   P2pArgs a;
   // The buffer is checked before the message handle is decoded: errors go to
   // MPI_COMM_SELF's handler, the message's communicator is not known yet.
-  if (!p2p_buffer_args(call, count, dt, nullptr, a, rc)) return rc;
+  if (!p2p_buffer_args(call, count, dt, nullptr, a, rc) || !p2p_buf_arg(call, "buf", buf, count, a, rc)) return rc;
   bool no_proc = false;
   CommObj* c = nullptr;  // MPI_MESSAGE_NO_PROC: errors (none can occur) to MPI_COMM_SELF
   Unexpected* u = message_arg(call, message, no_proc, c, rc);

@@ -75,7 +75,6 @@ WinObj* rma_win(MPI_Win win, int target, const char* call, int& rc, bool& proc_n
                                             " (call MPI_Win_fence, MPI_Win_lock, MPI_Win_lock_all or MPI_Win_start first)");
     return nullptr;
   }
-  w->fence_used = true;
   return w;
 }
 
@@ -152,6 +151,20 @@ bool target_range(WinObj* w, int target, MPI_Aint disp, dp::Side& tgt, const cha
   return true;
 }
 
+// MPI_BOTTOM is NULL: a NULL buffer is valid only for datatypes whose displacements are
+// absolute addresses. One whose bytes would start in the never-mapped first page is a
+// NULL pointer with a relative datatype, which would fault in the data path.
+bool null_buffer(WinObj* w, const void* addr, const dp::Side& s, const char* call, const char* what, int& rc) {
+  if (addr != nullptr || s.count == 0 || s.type->size == 0) return false;
+  MPI_Count span = 0, lo = 0;
+  if (__builtin_mul_overflow(s.count - 1, s.type->extent(), &span) ||
+      __builtin_add_overflow(s.type->true_lb, span < 0 ? span : 0, &lo) || lo >= 4096) {
+    return false;  // starts past the first page (or beyond any address): not a NULL buffer
+  }
+  rc = raise_win(w, MPI_ERR_BUFFER, std::string(call) + ": " + what + "_addr is NULL (MPI_BOTTOM) with a datatype of relative displacements");
+  return true;
+}
+
 bool same_size(WinObj* w, const dp::Side& a, const dp::Side& b, const char* call, const char* an, const char* bn, int& rc) {
   if (a.count * a.type->size == b.count * b.type->size) return true;
   rc = raise_win(w, MPI_ERR_TYPE, std::string(call) + ": " + an + " (" + str(a.count * a.type->size) + " bytes) and " + bn + " (" +
@@ -159,7 +172,12 @@ bool same_size(WinObj* w, const dp::Side& a, const dp::Side& b, const char* call
   return false;
 }
 
-void count_call(WinObj* w, shmpi::layout::RmaCall c) { w->count(c); }
+// Called once a call's arguments all passed, just before it moves data: only then does
+// it use the fence epoch (a failed call leaves the window as it was).
+void count_call(WinObj* w, shmpi::layout::RmaCall c) {
+  w->fence_used = true;
+  w->count(c);
+}
 
 int finish(WinObj* w, int cls, const std::string& why, const char* call) {
   if (cls == MPI_SUCCESS) return MPI_SUCCESS;
@@ -232,6 +250,7 @@ int do_put(const void* oaddr, MPI_Count ocount, MPI_Datatype otype, int target, 
   dp::Side o, t;
   if (!side_arg(w, ocount, otype, call, "origin", o, rc) || !side_arg(w, tcount, ttype, call, "target", t, rc)) return rc;
   if (!same_size(w, o, t, call, "origin", "target", rc) || !target_range(w, target, disp, t, call, rc)) return rc;
+  if (null_buffer(w, oaddr, o, call, "origin", rc)) return rc;
   o.addr = static_cast<std::byte*>(const_cast<void*>(oaddr));
   count_call(w, shmpi::layout::RmaCall::put);
   w->unfenced = true;
@@ -256,6 +275,7 @@ int do_get(void* oaddr, MPI_Count ocount, MPI_Datatype otype, int target, MPI_Ai
   dp::Side o, t;
   if (!side_arg(w, ocount, otype, call, "origin", o, rc) || !side_arg(w, tcount, ttype, call, "target", t, rc)) return rc;
   if (!same_size(w, o, t, call, "origin", "target", rc) || !target_range(w, target, disp, t, call, rc)) return rc;
+  if (null_buffer(w, oaddr, o, call, "origin", rc)) return rc;
   o.addr = static_cast<std::byte*>(oaddr);
   count_call(w, shmpi::layout::RmaCall::get);
   std::string why;
@@ -291,7 +311,7 @@ int do_acc(const void* oaddr, MPI_Count ocount, MPI_Datatype otype, void* raddr,
     if (o.type->basic != t.type->basic && o.count * o.type->size != 0) {
       return raise_win(w, MPI_ERR_TYPE, std::string(call) + ": origin_datatype and target_datatype are built from different basic types");
     }
-    if (!same_size(w, o, t, call, "origin", "target", rc)) return rc;
+    if (!same_size(w, o, t, call, "origin", "target", rc) || null_buffer(w, oaddr, o, call, "origin", rc)) return rc;
     o.addr = static_cast<std::byte*>(const_cast<void*>(oaddr));
   }
   if (fetch) {
@@ -299,7 +319,7 @@ int do_acc(const void* oaddr, MPI_Count ocount, MPI_Datatype otype, void* raddr,
     if (r.type->basic != t.type->basic && r.count * r.type->size != 0) {
       return raise_win(w, MPI_ERR_TYPE, std::string(call) + ": result_datatype and target_datatype are built from different basic types");
     }
-    if (!same_size(w, r, t, call, "result", "target", rc)) return rc;
+    if (!same_size(w, r, t, call, "result", "target", rc) || null_buffer(w, raddr, r, call, "result", rc)) return rc;
     r.addr = static_cast<std::byte*>(raddr);
   }
   if (!target_range(w, target, disp, t, call, rc)) return rc;
@@ -426,6 +446,9 @@ int PMPI_Fetch_and_op(const void* origin, void* result, MPI_Datatype dt, int tar
   dp::AccSpec acc{};
   if (!acc_spec(w, op, t, call, acc, rc)) return rc;
   if (result == nullptr) return raise_win(w, MPI_ERR_BUFFER, std::string(call) + ": result_addr is NULL");
+  if (origin == nullptr && acc.op != ops::OpKind::no_op) {
+    return raise_win(w, MPI_ERR_BUFFER, std::string(call) + ": origin_addr is NULL (only MPI_NO_OP ignores it)");
+  }
   dp::Side s;
   s.count = 1;
   s.type = t;

@@ -247,12 +247,15 @@ int PMPI_Win_free(MPI_Win* win) {
   int rc = MPI_SUCCESS;
   WinObj* w = win_arg(*win, call, rc);
   if (w == nullptr) return rc;
+  // A free that fails leaves the window as it was: refuse an open epoch before touching
+  // the attributes (free_window checks it again for its other callers).
+  if (w->lock_all != 0 || w->locks_held != 0 || w->start_group != nullptr || w->post_group != nullptr) {
+    return raise_win(w, MPI_ERR_RMA_SYNC, std::string(call) + ": the window still has an open epoch (unlock, complete or wait first)");
+  }
   // User attributes go first (delete callbacks, MPI-4.1 7.7.3); a failing callback fails
-  // the free and the window stays. Not while an epoch is open: free_window refuses that.
-  if (w->lock_all == 0 && w->locks_held == 0 && w->start_group == nullptr && w->post_group == nullptr) {
-    if (const int arc = attr::delete_win_attrs(w); arc != MPI_SUCCESS) {
-      return raise_win(w, error_class_of(arc), error_text(arc));
-    }
+  // the free and the window stays.
+  if (const int arc = attr::delete_win_attrs(w); arc != MPI_SUCCESS) {
+    return raise_win(w, error_class_of(arc), error_text(arc));
   }
   {
     std::lock_guard<std::mutex> lock(g_attr_mutex);

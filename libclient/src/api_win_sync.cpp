@@ -67,6 +67,19 @@ bool acquire(layout::Flag& gen, Try try_acquire) {
   }
 }
 
+// Adds `delta` to `word` if allowed(value) holds, retrying while only the value changed
+// under it: a CAS lost to another shared locker's increment must not count as "taken",
+// since that locker bumps no release flag until it unlocks (a waiter would sleep until
+// then, and deadlock if the holder then waits for it, e.g. in a fence).
+template <class Allowed>
+bool add_while(std::atomic<std::uint64_t>& word, std::uint64_t delta, Allowed allowed) {
+  std::uint64_t v = word.load(std::memory_order_relaxed);
+  while (allowed(v)) {
+    if (word.compare_exchange_weak(v, v + delta, std::memory_order_acquire, std::memory_order_relaxed)) return true;
+  }
+  return false;
+}
+
 bool comm_barrier(WinObj* w) {
   std::string why;
   return coll::barrier(w->comm, why) == MPI_SUCCESS;
@@ -145,8 +158,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win) {
       ok = true;
       for (bool done = false; ok && !done;) {
         ok = acquire(h.all_release, [&] {
-          std::uint64_t v = h.all_locks.load(std::memory_order_relaxed);
-          return (v & kLow) == 0 && h.all_locks.compare_exchange_strong(v, v + kExclusiveOne, std::memory_order_acquire);
+          return add_while(h.all_locks, kExclusiveOne, [](std::uint64_t v) { return (v & kLow) == 0; });
         });
         if (!ok) break;
         std::uint64_t free = 0;
@@ -160,8 +172,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert_, MPI_Win win) {
       }
     } else {
       ok = acquire(tr.lock_release, [&] {
-        std::uint64_t v = tr.lock.load(std::memory_order_relaxed);
-        return (v >> 32) == 0 && tr.lock.compare_exchange_strong(v, v + 1, std::memory_order_acquire);
+        return add_while(tr.lock, 1, [](std::uint64_t v) { return (v >> 32) == 0; });
       });
     }
     if (!ok) return aborted(w, call);
@@ -222,8 +233,7 @@ int PMPI_Win_lock_all(int assert_, MPI_Win win) {
     layout::WinHeader& h = *w->hdr;
     // O(1): one word for the whole window, whatever the number of targets.
     const bool ok = acquire(h.all_release, [&] {
-      std::uint64_t v = h.all_locks.load(std::memory_order_relaxed);
-      return (v >> 32) == 0 && h.all_locks.compare_exchange_strong(v, v + 1, std::memory_order_acquire);
+      return add_while(h.all_locks, 1, [](std::uint64_t v) { return (v >> 32) == 0; });
     });
     if (!ok) return aborted(w, call);
     w->lock_all = 1;

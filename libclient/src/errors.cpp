@@ -156,6 +156,9 @@ int invoke_errhandler(CommObj* comm, int code) {
 }
 
 void fatal_error(int code) {
+  // An error a dead peer caused (its memory or inbox vanished first) must not pass for
+  // the job's cause: let the broker, which names the dead rank, abort the job first.
+  if (g_rt.phase == Phase::initialized) await_abort_after_peer_loss(0);
   std::fflush(stdout);
   std::fprintf(stderr, "shmpi: rank %u (pid %d): %s\n", g_rt.rank, static_cast<int>(getpid()),
                error_text(code).c_str());

@@ -1,6 +1,7 @@
 #include "runtime.hpp"
 
 #include <linux/membarrier.h>
+#include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -39,6 +40,13 @@ bool env_u64(const char* name, std::uint64_t& out) {
 
 bool request(const proto::Message& req, proto::Message& reply, std::string& why) {
   return proto::request(g_rt.broker_fd, req, reply, why);
+}
+
+// Has the broker closed our connection (it died)? Then it will abort nothing any more.
+bool broker_gone() {
+  if (g_rt.singleton || g_rt.broker_fd < 0) return true;
+  pollfd p{g_rt.broker_fd, POLLRDHUP, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR)) != 0;
 }
 
 // How a wait spends its time before it sleeps (see wait.hpp). Ranks with a core of
@@ -178,7 +186,10 @@ bool leave_job(std::string& why) {
   }
   if (!g_rt.singleton) {
     proto::Message reply;
-    if (!request(proto::Finalize{}, reply, why)) return false;
+    // Every rank has passed the barrier: the job's work is complete. A broker that died
+    // meanwhile has nothing left to record (the runner removes the segment, or the next
+    // broker reclaims it), so that alone does not fail MPI_Finalize.
+    if (!request(proto::Finalize{}, reply, why) && !broker_gone()) return false;
     ::close(g_rt.broker_fd);
     g_rt.broker_fd = -1;
   }
@@ -221,6 +232,42 @@ std::string abort_reason() {
       break;
   }
   return "unknown reason";
+}
+
+namespace {
+// Has this process exited? Gone, or a zombie (its runner has not reaped it yet).
+bool process_gone(pid_t pid) {
+  if (pid <= 0) return false;
+  char path[64], buf[512];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+  FILE* f = std::fopen(path, "re");
+  if (f == nullptr) return true;
+  const std::size_t n = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  buf[n] = '\0';
+  const char* close = std::strrchr(buf, ')');  // the command name may hold anything
+  return close != nullptr && close[1] == ' ' && (close[2] == 'Z' || close[2] == 'X');
+}
+
+bool peer_process_gone() {
+  for (std::uint32_t r = 0; r < g_rt.size; ++r) {
+    if (r != g_rt.rank && process_gone(static_cast<pid_t>(g_rt.seg.slot(r).pid))) return true;
+  }
+  return false;
+}
+}  // namespace
+
+bool await_abort_after_peer_loss(int err) {
+  if (g_wait.abort == nullptr) return false;
+  if (job_aborted()) return true;
+  if (g_rt.singleton) return false;
+  if (err == ESRCH || peer_process_gone()) {
+    for (int i = 0; i < 2000 && !job_aborted() && !broker_gone(); ++i) {
+      timespec ts{0, 1'000'000};
+      nanosleep(&ts, nullptr);
+    }
+  }
+  return job_aborted();
 }
 
 int abort_exit_code() {

@@ -49,5 +49,13 @@ bool job_aborted_now();
 std::string abort_reason();
 // Exit status a rank uses when it leaves because the job aborted.
 int abort_exit_code();
+// After a failure a dead peer may explain (an access to its memory or its /proc/<pid>/fd
+// failed with `err`): if err is ESRCH (a cross-memory copy found no process) or some
+// other rank's process has exited (gone, or a zombie not yet reaped), the death is the
+// broker's to report; waits (at most ~2 s: the broker knows at the latest 200 ms after
+// the peer's socket closed) for the job's abort, so the error names the dead rank and
+// this rank's failure never passes for the job's cause (the runner's exit status is the
+// first failure it sees). True if the job has aborted (abort_reason() says why).
+bool await_abort_after_peer_loss(int err);
 
 }  // namespace shmpi::client

@@ -1,7 +1,10 @@
 #include "shm_layout/segment_file.hpp"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <boost/interprocess/exceptions.hpp>
 
@@ -28,6 +31,19 @@ SegmentMapping SegmentMapping::open(const std::string& name, bool writable, bool
   try {
     const auto mode = writable ? bip::read_write : bip::read_only;
     bip::shared_memory_object shm(bip::open_only, name.c_str(), mode);
+    // /dev/shm is world-writable: anyone can create a file under our name prefix. Only
+    // a segment our own uid created can be a job of ours; anything else is refused
+    // before it is mapped (checked on the open descriptor, so it cannot be swapped).
+    struct stat st{};
+    if (::fstat(shm.get_mapping_handle().handle, &st) != 0 || !S_ISREG(st.st_mode)) {
+      why = "shm segment " + name + " is not a regular file (refusing to use it)";
+      return {};
+    }
+    if (st.st_uid != ::geteuid()) {
+      why = "shm segment " + name + " is owned by uid " + std::to_string(st.st_uid) + ", not by uid " +
+            std::to_string(::geteuid()) + " (refusing to use it)";
+      return {};
+    }
     bip::offset_t size = 0;
     if (!shm.get_size(size) || size <= 0) {
       why = "shm segment " + name + " is empty";
@@ -51,12 +67,20 @@ bool SegmentMapping::remove(const std::string& name) {
   return bip::shared_memory_object::remove(name.c_str());
 }
 
-std::vector<std::string> SegmentMapping::list(const std::string& prefix) {
+std::vector<std::string> SegmentMapping::list(const std::string& prefix, std::vector<std::string>* foreign) {
   std::vector<std::string> out;
   if (DIR* d = ::opendir("/dev/shm")) {
     while (const dirent* e = ::readdir(d)) {
       const std::string n = e->d_name;
-      if (n.compare(0, prefix.size(), prefix) == 0) out.push_back(n);
+      if (n.compare(0, prefix.size(), prefix) != 0) continue;
+      // The name alone proves nothing (see open): files of another owner are not ours.
+      struct stat st{};
+      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      if (S_ISREG(st.st_mode) && st.st_uid == ::geteuid()) {
+        out.push_back(n);
+      } else if (foreign) {
+        foreign->push_back(n);
+      }
     }
     ::closedir(d);
   }

@@ -21,13 +21,15 @@ class SegmentMapping {
   // Exclusive create (fails if the name exists), mode 0600, sized, mapped read-write.
   // The header is left zeroed: the creator fills and publishes it.
   static SegmentMapping create(const std::string& name, std::size_t size, std::string& why);
-  // Opens and maps an existing segment and validates its header (check_header).
+  // Opens and maps an existing segment and validates its header (check_header). A
+  // segment not owned by our uid is refused whatever its name.
   // `populate` pre-faults the mapping's page tables (MAP_POPULATE).
   static SegmentMapping open(const std::string& name, bool writable, bool populate, std::string& why);
   // shm_unlink; true if this call removed it.
   static bool remove(const std::string& name);
-  // Names in /dev/shm starting with `prefix`.
-  static std::vector<std::string> list(const std::string& prefix);
+  // Names in /dev/shm starting with `prefix` of regular files owned by our uid; the
+  // names of other files with that prefix go to `foreign` if given.
+  static std::vector<std::string> list(const std::string& prefix, std::vector<std::string>* foreign = nullptr);
 
   bool valid() const { return region_.get_address() != nullptr; }
   void* address() const { return region_.get_address(); }

@@ -397,6 +397,14 @@ static void names(Comm* dup1, MPI_Comm dup2) {
   CHECK_MPI(MPI_Comm_set_name(dup1->c, "renamed"));
   CHECK_MPI(MPI_Comm_get_name(dup1->c, name, &len));
   EXPECT(strcmp(name, "renamed") == 0 && len == 7, "renamed communicator reads \"%s\"", name);
+  /* Longer than MPI_MAX_OBJECT_NAME - 1: truncated, not an error (7.8). */
+  char longname[MPI_MAX_OBJECT_NAME + 40];
+  memset(longname, 'n', sizeof longname - 1);
+  longname[sizeof longname - 1] = '\0';
+  CHECK_MPI(MPI_Comm_set_name(dup1->c, longname));
+  CHECK_MPI(MPI_Comm_get_name(dup1->c, name, &len));
+  EXPECT(len == MPI_MAX_OBJECT_NAME - 1 && (int)strlen(name) == len && strncmp(name, longname, (size_t)len) == 0,
+         "a long name reads back as %d characters", len);
 }
 
 int main(int argc, char** argv) {

@@ -54,6 +54,7 @@ bool BrokerLink::connect(std::string& why) {
   const std::string dir = paths::runtime_dir(why);
   if (dir.empty()) return false;
   socket_path_ = paths::socket_path(dir);
+  if (!paths::socket_is_ours(socket_path_, why)) return false;
   fd_ = connect_unix(socket_path_);
   if (fd_ >= 0) return true;
 
@@ -66,6 +67,11 @@ bool BrokerLink::connect(std::string& why) {
   }
   int st = 0;
   ::waitpid(pid, &st, 0);  // the daemon detaches; its first process exits at once
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    // It refused to start (e.g. a planted symlink) and said why on our stderr.
+    why = "the broker " + daemon + " failed to start (see its message above)";
+    return false;
+  }
   for (int i = 0; i < 500; ++i) {
     fd_ = connect_unix(socket_path_);
     if (fd_ >= 0) return true;

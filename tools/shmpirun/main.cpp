@@ -1,10 +1,11 @@
 // shmpirun: starts the broker if needed, asks it for a job, forks the ranks, forwards
 // signals, and exits with the first non-zero rank status (128+N for a rank killed by
-// signal N, 124 on --timeout). When a rank fails the broker aborts the job, which ends
-// every other rank's MPI waits at once; ranks still computing outside MPI are killed
-// after a short grace period so the whole job stops within 1 s. The runner ends the
-// job with the broker only after reaping every rank, and the broker removes the
-// segment before it acknowledges, so nothing of the job is left in /dev/shm.
+// signal N, 124 on --timeout), naming that first failed rank on stderr ("shmpirun:
+// rank 3 (pid N) killed by signal 9 (Killed)"). When a rank fails the broker aborts the
+// job, which ends every other rank's MPI waits at once; ranks still computing outside
+// MPI are killed after a short grace period so the whole job stops within 1 s. The
+// runner ends the job with the broker only after reaping every rank, and the broker
+// removes the segment before it acknowledges, so nothing of the job is left in /dev/shm.
 #include <signal.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
@@ -22,6 +23,7 @@
 
 #include "broker_link.hpp"
 #include "options.hpp"
+#include "shm_layout/segment_file.hpp"
 
 namespace {
 using namespace shmpi;
@@ -38,6 +40,23 @@ int status_code(int st) {
   if (WIFEXITED(st)) return WEXITSTATUS(st);
   if (WIFSIGNALED(st)) return 128 + WTERMSIG(st);
   return 1;
+}
+
+// Has the broker closed our connection (it died)?
+bool broker_gone(int fd) {
+  pollfd p{fd, POLLRDHUP, 0};
+  return fd < 0 || (poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR)) != 0);
+}
+
+// "shmpirun: rank 3 (pid 1234) killed by signal 9 (Killed)" or "... exited with status 7".
+void report_failure(unsigned rank, pid_t pid, int st) {
+  if (WIFSIGNALED(st)) {
+    std::fprintf(stderr, "shmpirun: rank %u (pid %d) killed by signal %d (%s)\n", rank, static_cast<int>(pid),
+                 WTERMSIG(st), strsignal(WTERMSIG(st)));
+  } else {
+    std::fprintf(stderr, "shmpirun: rank %u (pid %d) exited with status %d\n", rank, static_cast<int>(pid),
+                 status_code(st));
+  }
 }
 
 [[noreturn]] void exec_rank(const runner::Options& o, std::uint64_t job, unsigned rank,
@@ -77,7 +96,9 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "shmpirun: %s\n", why.c_str());
     return 1;
   }
-  const std::uint64_t job = std::get<proto::JobCreated>(reply).job_id;
+  const proto::JobCreated& created = std::get<proto::JobCreated>(reply);
+  const std::uint64_t job = created.job_id;
+  const std::string segment = proto::get_name(created.segment, sizeof created.segment);
 
   // Signals arrive through a signalfd so the wait loop sees them in order with exits.
   sigset_t mask, oldmask;
@@ -101,8 +122,11 @@ int main(int argc, char** argv) {
 
   int exit_code = ranks.size() == o.nranks ? 0 : 1;
   std::int64_t kill_at = -1;  // deadline to SIGKILL the remaining ranks
-  const std::int64_t deadline = o.timeout_s > 0 ? now_ms() + static_cast<std::int64_t>(o.timeout_s * 1000) : -1;
+  // --timeout; -1 once it has fired (it must fire once: a deadline left in the past made
+  // the loop poll with timeout 0 and repeat its message until the ranks were gone).
+  std::int64_t deadline = o.timeout_s > 0 ? now_ms() + static_cast<std::int64_t>(o.timeout_s * 1000) : -1;
   bool failing = exit_code != 0;
+  bool killed_rest = false;  // said so once
   auto start_failing = [&](int code) {
     if (exit_code == 0) exit_code = code;
     if (!failing) {
@@ -142,6 +166,9 @@ int main(int argc, char** argv) {
         ranks.erase(it);
         proto::Message ack;
         std::string ignored;
+        // The first failure is the job's cause and its exit status: name the rank
+        // (later ones are mostly the abort's consequence).
+        if (status_code(st) != 0 && !failing) report_failure(r, p, st);
         // The broker aborts the job if this rank had not finalized.
         broker.request(proto::RankExited{job, r, st}, ack, ignored);
         if (status_code(st) != 0) start_failing(status_code(st));
@@ -153,8 +180,13 @@ int main(int argc, char** argv) {
       for (auto& [p, r] : ranks) kill(p, SIGTERM);
       start_failing(124);
       kill_at = t + kGraceMs;
+      deadline = -1;
     }
     if (kill_at >= 0 && t >= kill_at) {
+      if (!ranks.empty() && !killed_rest) {
+        std::fprintf(stderr, "shmpirun: killing %zu rank(s) still running after the failure\n", ranks.size());
+        killed_rest = true;
+      }
       for (auto& [p, r] : ranks) kill(p, SIGKILL);
       kill_at = t + 100;
     }
@@ -162,8 +194,19 @@ int main(int argc, char** argv) {
 
   proto::Message ack;
   if (!broker.request(proto::EndJob{job}, ack, why)) {
-    std::fprintf(stderr, "shmpirun: ending job %llu: %s\n", static_cast<unsigned long long>(job), why.c_str());
-    if (exit_code == 0) exit_code = 1;
+    if (broker_gone(broker.fd())) {
+      // The broker died during the job. Every rank is reaped, so nobody uses the segment
+      // any more: remove it here rather than leave it for the next broker's sweep (another
+      // live broker of ours may have reclaimed it first). The ranks' statuses still
+      // decide the exit status (a job that completed stays 0).
+      const bool removed = layout::SegmentMapping::remove(segment);
+      std::fprintf(stderr, "shmpirun: the broker died during job %llu (%s); %s segment %s\n",
+                   static_cast<unsigned long long>(job), why.c_str(), removed ? "removed its" : "found no",
+                   segment.c_str());
+    } else {
+      std::fprintf(stderr, "shmpirun: ending job %llu: %s\n", static_cast<unsigned long long>(job), why.c_str());
+      if (exit_code == 0) exit_code = 1;
+    }
   }
   return exit_code;
 }

@@ -23,8 +23,11 @@ bool cma(pid_t pid, bool write, void* local, std::uint64_t remote, std::size_t l
     iovec ri{reinterpret_cast<void*>(remote), len};
     const ssize_t got = write ? process_vm_writev(pid, &li, 1, &ri, 1, 0) : process_vm_readv(pid, &li, 1, &ri, 1, 0);
     if (got <= 0) {
+      const int err = got < 0 ? errno : EFAULT;
       why = std::string(write ? "process_vm_writev" : "process_vm_readv") + " with pid " + std::to_string(pid) + ": " +
-            std::strerror(got < 0 ? errno : EFAULT);
+            std::strerror(err);
+      // A dead peer: let the job's abort arrive, so result() reports it as such.
+      await_abort_after_peer_loss(err);
       return false;
     }
     l += got;

@@ -30,6 +30,17 @@
 #error "the baseline kernel build must not use AVX"
 #endif
 
+// "No loop-carried dependence" for GCC. clang takes the __restrict pointers alone (its
+// assume_safety pragma turns every loop it cannot vectorize, e.g. long double, into an error).
+#if defined(__clang__)
+#define SHMPI_IVDEP
+// clang has no per-function prefer-vector-width: its avx512 build keeps 512 bits here.
+#define SHMPI_YMM_TARGET
+#else
+#define SHMPI_IVDEP _Pragma("GCC ivdep")
+#define SHMPI_YMM_TARGET , target("prefer-vector-width=256")
+#endif
+
 namespace shmpi::ops {
 namespace {
 
@@ -77,7 +88,7 @@ void reduce_range(const T* __restrict a, T* __restrict b, std::size_t count) {
 
 // noinline: once inlined, GCC vectorizes the loop with the caller's 512-bit preference.
 template <class Op, class T>
-__attribute__((noinline, target("prefer-vector-width=256"))) void reduce_ymm(const T* __restrict a, T* __restrict b,
+__attribute__((noinline SHMPI_YMM_TARGET)) void reduce_ymm(const T* __restrict a, T* __restrict b,
                                                                     std::size_t count) {
   if constexpr (kRangeOp<Op, T>) {
     constexpr int imm = std::is_same_v<Op, Max> ? 0b0101 : 0b0100;
@@ -91,7 +102,7 @@ __attribute__((noinline, target("prefer-vector-width=256"))) void reduce_ymm(con
     }
     if (i < count) reduce_range<Op, T>(a + i, b + i, count - i);  // masked 512-bit tail
   } else {
-#pragma GCC ivdep
+SHMPI_IVDEP
     for (std::size_t i = 0; i < count; ++i) b[i] = Op::apply(a[i], b[i]);
   }
 }
@@ -137,7 +148,7 @@ void reduce(const void* in, void* inout, std::size_t count) {
 #endif
   const T* __restrict a = static_cast<const T*>(in);
   T* __restrict b = static_cast<T*>(inout);
-#pragma GCC ivdep
+SHMPI_IVDEP
   for (std::size_t i = 0; i < count; ++i) b[i] = Op::apply(a[i], b[i]);
 }
 

@@ -71,7 +71,12 @@ void deliver(P2pRequest& r, std::uint32_t sender, std::uint32_t bits, int src, i
         ok = tmp != nullptr && cma_read(pid, rndv_addr, tmp.get(), n);
         if (ok) types::unpack_range(*r.type, *r.flat, tmp.get(), 0, static_cast<MPI_Count>(n), r.buf);
       }
-      if (!ok) {
+      const int cma_errno = errno;
+      if (!ok && await_abort_after_peer_loss(cma_errno)) {
+        err = make_error_code(MPI_ERR_PROC_ABORTED, std::string(r.call) + ": the sender (rank " + std::to_string(src) +
+                                                        ") is gone; the job aborted: " + abort_reason());
+      } else if (!ok) {
+        errno = cma_errno;
         err = make_error_code(MPI_ERR_OTHER, std::string(r.call) + ": the receive from rank " + std::to_string(src) +
                                                  " could not copy " +
                                                  std::to_string(n) + " bytes out of the sender (pid " +

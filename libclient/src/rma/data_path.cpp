@@ -3,7 +3,9 @@
 #include <sched.h>
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "rma/elem_atomic.hpp"
@@ -125,10 +127,17 @@ class Cma {
   int errno_ = 0;
 };
 
-int cma_error(const Cma& c, std::string& why, const char* what) {
-  why = std::string(what) + " failed: " + std::strerror(c.error());
+// A failed cross-memory access; a target whose process is gone is the job's abort.
+int cma_failure(int err, const std::string& what, std::string& why) {
+  if (await_abort_after_peer_loss(err)) {
+    why = "the target's process is gone; job aborted: " + abort_reason();
+    return MPI_ERR_PROC_ABORTED;
+  }
+  why = what + " failed: " + std::strerror(err);
   return MPI_ERR_OTHER;
 }
+
+int cma_error(const Cma& c, std::string& why, const char* what) { return cma_failure(c.error(), what, why); }
 
 // ---- waits inside the accumulate protocol -------------------------------------------
 
@@ -197,8 +206,37 @@ bool begin_bulk(WinObj& w, int t) {
 }
 void end_bulk(WinObj& w, int t) { w.slot(t).bulk.fetch_sub(1, std::memory_order_seq_cst); }
 
+// Whether p may be accessed as an element of elem_size bytes: aligned to the largest
+// power of two dividing it (at most 16; stricter than some C alignments, never looser).
+bool elem_aligned(const void* p, std::size_t elem_size) {
+  std::size_t a = elem_size & (~elem_size + 1);
+  if (a > 16) a = 16;
+  return reinterpret_cast<std::uintptr_t>(p) % a == 0;
+}
+
 void apply(const AccSpec& acc, const std::byte* origin, std::byte* inout, std::size_t bytes) {
-  if (acc.kernel != nullptr && bytes != 0) acc.kernel(origin, inout, acc.bytes_only ? bytes : bytes / acc.elem_size);
+  if (acc.kernel == nullptr || bytes == 0) return;
+  if (acc.bytes_only) {
+    acc.kernel(origin, inout, bytes);
+    return;
+  }
+  if (elem_aligned(origin, acc.elem_size) && elem_aligned(inout, acc.elem_size)) {
+    acc.kernel(origin, inout, bytes / acc.elem_size);
+    return;
+  }
+  // The kernels read and write typed elements. A byte displacement (disp_unit 1) or an
+  // origin buffer can put them at any address, so run those through aligned copies
+  // (fuzz_rma_coll_args: UBSan saw MPI_MAXLOC on an MPI_2INT at an odd address).
+  alignas(64) std::byte a[4096], b[4096];
+  const std::size_t step = sizeof a / acc.elem_size * acc.elem_size;
+  const std::size_t whole = bytes / acc.elem_size * acc.elem_size;
+  for (std::size_t done = 0; done < whole; done += step) {
+    const std::size_t n = std::min(step, whole - done);
+    std::memcpy(a, origin + done, n);
+    std::memcpy(b, inout + done, n);
+    acc.kernel(a, b, n / acc.elem_size);
+    std::memcpy(inout + done, b, n);
+  }
 }
 
 }  // namespace
@@ -305,7 +343,7 @@ int accumulate(WinObj& w, int t, const Side& origin, const Side* result, const S
     auto run = [&](std::int64_t off, std::int64_t so, std::int64_t len) {
       std::byte* p = at(w, t, off);
       if (res != nullptr) std::memcpy(res + so, p, static_cast<std::size_t>(len));
-      apply(acc, src + so, p, static_cast<std::size_t>(len));
+      apply(acc, src != nullptr ? src + so : nullptr, p, static_cast<std::size_t>(len));
       return true;
     };
     if (w.exclusive_on(t)) {
@@ -347,7 +385,7 @@ int accumulate(WinObj& w, int t, const Side& origin, const Side* result, const S
       }
       if (res != nullptr) std::memcpy(res + s, w.staging_remote.data(), static_cast<std::size_t>(l));
       if (acc.op == ops::OpKind::no_op) return true;
-      apply(acc, src + s, w.staging_remote.data(), static_cast<std::size_t>(l));
+      apply(acc, src != nullptr ? src + s : nullptr, w.staging_remote.data(), static_cast<std::size_t>(l));
       if (process_vm_writev(pid, &li, 1, &ri, 1, 0) != l) {
         err = errno;
         return false;
@@ -364,8 +402,7 @@ int accumulate(WinObj& w, int t, const Side& origin, const Side* result, const S
       why = "job aborted while waiting for a concurrent accumulate: " + abort_reason();
       return MPI_ERR_PROC_ABORTED;
     }
-    why = std::string("cross-memory access to the target failed: ") + std::strerror(err);
-    return MPI_ERR_OTHER;
+    return cma_failure(err, "cross-memory access to the target", why);
   }
   if (result != nullptr) finish_result(*result, res);
   return MPI_SUCCESS;
@@ -443,8 +480,7 @@ int fetch_and_op(WinObj& w, int t, const void* origin, void* result, std::uint64
       why = "job aborted while waiting for a concurrent accumulate: " + abort_reason();
       return MPI_ERR_PROC_ABORTED;
     }
-    why = std::string("cross-memory access to the target failed: ") + std::strerror(err);
-    return MPI_ERR_OTHER;
+    return cma_failure(err, "cross-memory access to the target", why);
   }
   return MPI_SUCCESS;
 }
@@ -510,8 +546,7 @@ int compare_and_swap(WinObj& w, int t, const void* origin, const void* compare, 
       why = "job aborted while waiting for a concurrent accumulate: " + abort_reason();
       return MPI_ERR_PROC_ABORTED;
     }
-    why = std::string("cross-memory access to the target failed: ") + std::strerror(err);
-    return MPI_ERR_OTHER;
+    return cma_failure(err, "cross-memory access to the target", why);
   }
   return MPI_SUCCESS;
 }

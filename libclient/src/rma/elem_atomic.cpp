@@ -14,6 +14,7 @@
 #include <utility>
 
 #if defined(__x86_64__)
+#include <cpuid.h>
 #include <emmintrin.h>
 #endif
 
@@ -43,10 +44,10 @@ template <class V, class I> struct HoldsLongDouble<ops::ValueIndex<V, I>> : Hold
 
 #if defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_16)
 using U128 = unsigned __int128;
-inline constexpr bool kHave16 = true;
+[[maybe_unused]] inline constexpr bool kHave16 = true;  // read only off x86-64
 #else
 using U128 = void;
-inline constexpr bool kHave16 = false;
+[[maybe_unused]] inline constexpr bool kHave16 = false;
 #endif
 
 template <std::size_t N> struct WordOf { using type = void; };
@@ -66,8 +67,9 @@ template <Elem E> inline constexpr bool kWide = sizeof(ElemType<E>) == 16;
 bool cpu_has_cx16() {
 #if defined(__x86_64__)
   static const bool has = [] {
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("cmpxchg16b") != 0;
+    // CPUID.01H:ECX bit 13 (CX16); clang's __builtin_cpu_supports does not know "cmpxchg16b".
+    unsigned a = 0, b = 0, c = 0, d = 0;
+    return __get_cpuid(1, &a, &b, &c, &d) != 0 && (c & bit_CMPXCHG16B) != 0;
   }();
   return has;
 #else

@@ -8,15 +8,18 @@
 namespace shmpi::client::types {
 namespace {
 
+// Not constexpr: a handle is a pointer type, and reinterpret_cast is never a constant
+// expression (clang refuses such a constexpr function).
+
 template <class T>
-constexpr BasicInfo c_type(MPI_Datatype h, const char* name) {
+BasicInfo c_type(MPI_Datatype h, const char* name) {
   return {static_cast<std::uint16_t>(reinterpret_cast<std::uintptr_t>(h)), sizeof(T), alignof(T), name, 0, 0, 0,
           sizeof(T)};
 }
-constexpr BasicInfo sized(MPI_Datatype h, std::uint16_t size, std::uint16_t align, const char* name) {
+BasicInfo sized(MPI_Datatype h, std::uint16_t size, std::uint16_t align, const char* name) {
   return {static_cast<std::uint16_t>(reinterpret_cast<std::uintptr_t>(h)), size, align, name, 0, 0, 0, size};
 }
-constexpr std::uint16_t v(MPI_Datatype h) { return static_cast<std::uint16_t>(reinterpret_cast<std::uintptr_t>(h)); }
+std::uint16_t v(MPI_Datatype h) { return static_cast<std::uint16_t>(reinterpret_cast<std::uintptr_t>(h)); }
 
 // A pair type: the C struct {A a; B b;}.
 template <class A, class B>
