@@ -37,7 +37,7 @@ configure() {
   ninja -C "$1"
 }
 
-# run_suites NAME DIR MEMSAN_OPTIONS_VAR ARGS...: meson test with every process's reports
+# run_suites NAME DIR MESON_TEST_ARGS...: meson test, every process writing its reports
 # in $reports/NAME.*; fails on a failed test or on any report.
 run_suites() {
   local name=$1 dir=$2

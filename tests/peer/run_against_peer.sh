@@ -12,7 +12,7 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL ($peer): $*" >&2; exit 1; }
 for p in hello barrier_loop die_in_barrier abort_one errhandlers init_thread print_core datatypes reduce_local \
          requests groups info attrs \
-         rma_hammer rma_ops_matrix rma_datatypes rma_ordering; do
+         rma_hammer rma_ops_matrix rma_datatypes rma_ordering rma_lock_race fault_workload; do
   "mpicc.$peer" -std=gnu11 -Wall -Wextra -Werror -O2 -o "$work/$p" "$src/$p.c" || fail "$p does not build"
 done
 if [ "$peer" = openmpi ]; then
@@ -37,6 +37,10 @@ if [ "$peer" = mpich ]; then
   export DATATYPES_SET_ELEMENTS_BY_SIZE=1 DATATYPES_PACK_REJECTS_BOTTOM=1 DATATYPES_STRUCT_UB_FROM_DATA=1
 fi
 DATATYPES_PEER=1 run -n 1 "$work/datatypes" || fail "datatypes"
+# The hardening programs (docs/fault-injection.md): simultaneous shared locks, and the
+# fault-injection workload run to completion (exact results), short: MPICH busy-polls.
+run -n 2 "$work/rma_lock_race" 300 || fail "rma_lock_race at 2 ranks"
+run -n 4 "$work/fault_workload" 20 || fail "fault_workload at 4 ranks"
 # MPICH 4.0 accepts logical ops on floating point (MPI-4.1 6.9.2 does not);
 # REDUCE_LOCAL_PEER skips shmpi's promises beyond the standard (see reduce_local.c).
 if [ "$peer" = mpich ]; then export REDUCE_LOCAL_LOGICAL_ON_FLOAT=1; fi
