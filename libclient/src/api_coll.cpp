@@ -125,8 +125,18 @@ Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
   p->one = Buf{};
   const bool pieces = kind == PlanKind::scatter || kind == PlanKind::gather || kind == PlanKind::allgather ||
                       kind == PlanKind::alltoall;
-  p->send.assign(pieces ? static_cast<std::size_t>(c->size) : 0, Buf{});
-  p->recv.assign(pieces ? static_cast<std::size_t>(c->size) : 0, Buf{});
+  const std::size_t n = pieces ? static_cast<std::size_t>(c->size) : 0;
+  if (t.mode == Mode::blocking) {
+    // Sized, not cleared (a fill per call is measurable at 8 B): the fill_* calls write
+    // every entry the call reads, and an entry they leave stale belongs to a plan whose
+    // check failed, which runs without data. A request's plan is cleared: hold_types()
+    // reads every entry, and a recycled request's may name freed datatypes.
+    if (p->send.size() != n) p->send.resize(n);
+    if (p->recv.size() != n) p->recv.resize(n);
+  } else {
+    p->send.assign(n, Buf{});
+    p->recv.assign(n, Buf{});
+  }
   p->root = 0;
   p->in_place = false;
   p->sbuf = nullptr;
@@ -150,9 +160,9 @@ int issue(Plan& p, Tail& t) {
   }
   coll::CollRequest* r = t.r;
   const int cls = p.cls;
-  const std::string msg = p.msg;
   if (t.mode == Mode::persistent) {
     if (cls != MPI_SUCCESS) {
+      const std::string msg = p.msg;  // the plan goes with the request
       r->dispose();
       *t.request = MPI_REQUEST_NULL;
       return raise(c, cls, msg);
@@ -167,7 +177,8 @@ int issue(Plan& p, Tail& t) {
   p.hold_types();
   coll::attach(*r);
   if (cls != MPI_SUCCESS) {
-    // Takes part without data; frees itself when done.
+    // Takes part without data; frees itself when done (the plan with it).
+    const std::string msg = p.msg;
     r->orphan = true;
     coll::start(*r);
     *t.request = MPI_REQUEST_NULL;
@@ -207,14 +218,14 @@ void fill_regular(Check& ck, const void* base, MPI_Count count, MPI_Datatype dt,
 
 // ---- barrier, bcast, scatter, gather, allgather, alltoall -----------------------------------
 
-int barrier(MPI_Comm comm, const char* call, Tail t) {
+int barrier(MPI_Comm comm, const char* call, Tail&& t) {
   int rc = MPI_SUCCESS;
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
   return issue(fresh(PlanKind::barrier, c, call, t), t);
 }
 
-int bcast(void* buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, const char* call, Tail t) {
+int bcast(void* buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, const char* call, Tail&& t) {
   int rc = MPI_SUCCESS;
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
@@ -229,7 +240,7 @@ int bcast(void* buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, 
 
 template <class C, class D>
 int scatter(const void* sbuf, const C* scounts, const D* displs, MPI_Count scount, MPI_Datatype stype, void* rbuf,
-            MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, const char* call, bool v, Tail t) {
+            MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, const char* call, bool v, Tail&& t) {
   int rc = MPI_SUCCESS;
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
@@ -252,7 +263,7 @@ int scatter(const void* sbuf, const C* scounts, const D* displs, MPI_Count scoun
 
 template <class C, class D>
 int gather(const void* sbuf, MPI_Count scount, MPI_Datatype stype, void* rbuf, const C* rcounts, const D* displs,
-           MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, const char* call, bool v, Tail t) {
+           MPI_Count rcount, MPI_Datatype rtype, int root, MPI_Comm comm, const char* call, bool v, Tail&& t) {
   int rc = MPI_SUCCESS;
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
@@ -276,7 +287,7 @@ int gather(const void* sbuf, MPI_Count scount, MPI_Datatype stype, void* rbuf, c
 
 template <class C, class D>
 int allgather(const void* sbuf, MPI_Count scount, MPI_Datatype stype, void* rbuf, const C* rcounts, const D* displs,
-              MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, const char* call, bool v, Tail t) {
+              MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, const char* call, bool v, Tail&& t) {
   int rc = MPI_SUCCESS;
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
@@ -293,7 +304,7 @@ int allgather(const void* sbuf, MPI_Count scount, MPI_Datatype stype, void* rbuf
 template <class C, class D>
 int alltoall(const void* sbuf, const C* scounts, const D* sdispls, MPI_Count scount, MPI_Datatype stype, void* rbuf,
              const C* rcounts, const D* rdispls, MPI_Count rcount, MPI_Datatype rtype, MPI_Comm comm, const char* call, bool v,
-             Tail t) {
+             Tail&& t) {
   int rc = MPI_SUCCESS;
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
@@ -313,7 +324,7 @@ int alltoall(const void* sbuf, const C* scounts, const D* sdispls, MPI_Count sco
 // Alltoallw: a datatype per piece, byte displacements.
 template <class C, class D>
 int alltoallw(const void* sbuf, const C* scounts, const D* sdispls, const MPI_Datatype* stypes, void* rbuf,
-              const C* rcounts, const D* rdispls, const MPI_Datatype* rtypes, MPI_Comm comm, const char* call, Tail t) {
+              const C* rcounts, const D* rdispls, const MPI_Datatype* rtypes, MPI_Comm comm, const char* call, Tail&& t) {
   int rc = MPI_SUCCESS;
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
@@ -359,19 +370,20 @@ void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p) {
   r.type = t;
   if (p.op.o->user) return;
   namespace ops = shmpi::ops;
-  const std::string what = std::string("MPI_") + ops::name(p.op.o->kind);
+  // Only an error names the op (a string per call is measurable at 8 bytes).
+  const auto what = [&] { return std::string("MPI_") + ops::name(p.op.o->kind); };
   if (p.op.o->kind == ops::OpKind::replace || p.op.o->kind == ops::OpKind::no_op) {
-    return ck.fail(MPI_ERR_OP, what + " is only for the accumulate calls, not for reductions");
+    return ck.fail(MPI_ERR_OP, what() + " is only for the accumulate calls, not for reductions");
   }
   ops::ElemInfo info{};
   if (!t->predefined || !ops::elem_of(dt, info)) {
-    return ck.fail(MPI_ERR_OP, what + " is not defined on " + (t->predefined ? t->name : std::string("a derived datatype")) +
+    return ck.fail(MPI_ERR_OP, what() + " is not defined on " + (t->predefined ? t->name : std::string("a derived datatype")) +
                                    " (predefined ops take the predefined types of MPI-4.1 6.9.2)");
   }
   const bool strict = ops::strict_types();
   r.kernel = ops::op_valid(p.op.o->kind, info.group, strict) ? ops::kernel(p.op.o->kind, info.elem) : nullptr;
   if (r.kernel == nullptr) {
-    ck.fail(MPI_ERR_OP, what + " is not defined on " + t->name +
+    ck.fail(MPI_ERR_OP, what() + " is not defined on " + t->name +
                             (info.group == ops::TypeGroup::character && strict ? " (SHMPI_STRICT_TYPES=1)" : ""));
   }
 }
@@ -410,7 +422,7 @@ int reduce_call(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count c
 }
 
 int reduce(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count count, MPI_Datatype dt, MPI_Op op, int root,
-           MPI_Comm comm, const char* call, Tail t) {
+           MPI_Comm comm, const char* call, Tail&& t) {
   int rc = MPI_SUCCESS;
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
@@ -419,7 +431,7 @@ int reduce(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count count,
 
 template <class C>
 int reduce_scatter(const void* sbuf, void* rbuf, const C* rcounts, MPI_Count block, MPI_Datatype dt, MPI_Op op,
-                   MPI_Comm comm, const char* call, bool v, Tail t) {
+                   MPI_Comm comm, const char* call, bool v, Tail&& t) {
   int rc = MPI_SUCCESS;
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;

@@ -137,6 +137,7 @@ extern "C" int PMPI_Op_free(MPI_Op* op) {
   OpObj* o = op_arg(*op, "MPI_Op_free", rc);
   if (o == nullptr) return rc;
   if (!o->user) return raise(nullptr, MPI_ERR_OP, "MPI_Op_free: op is a predefined op, which cannot be freed");
+  o->freed.store(true, std::memory_order_release);
   release_op(o);  // this call's reference
   release_op(o);  // the handle's
   *op = MPI_OP_NULL;

@@ -34,7 +34,7 @@ bool dissemination(const SegmentView& seg, std::uint32_t rank) {
   for (std::uint32_t k = 0, dist = 1; dist < n; ++k, dist <<= 1) {
     post_flag(me.barrier_round[k], e);
     RankSlot& from = seg.slot((rank + n - dist) % n);
-    if (!wait_flag(from.barrier_round[k], e, &me.barrier_round[k])) return false;
+    if (!wait_flag(from.barrier_round[k], e, &me.barrier_round[k], AssumeCoreNeeded{}, g_wait.coll_spin_limit)) return false;
   }
   return true;
 }
@@ -61,7 +61,7 @@ bool central(const SegmentView& seg, RankSlot& me, const CoreMates& mates) {
     }
     return false;
   };
-  return wait_flag(h.barrier_release, g, nullptr, core_needed);
+  return wait_flag(h.barrier_release, g, nullptr, core_needed, g_wait.coll_spin_limit);
 }
 
 }  // namespace

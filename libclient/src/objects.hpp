@@ -52,6 +52,7 @@ struct CommObj {
   // collectives may finish out of order; `done` publishes done_upto only).
   std::uint32_t done_upto = 0;
   std::uint64_t done_ahead = 0;
+  std::uint32_t done_published = 0;  // the value of our `done` flag (<= done_upto)
   // Nonblocking and persistent collective requests on this communicator (coll/nbc.cpp).
   int nbc_requests = 0;  // alive: a freed communicator is destroyed with the last one
   int nbc_running = 0;   // in flight
@@ -61,6 +62,10 @@ struct CommObj {
   coll::NumaGroups numa;              // members by NUMA node (coll/numa_groups.hpp)
   bool predefined = false;
 };
+
+namespace coll {
+inline const NumaGroups& numa_groups(CommObj* c) { return c->numa.known ? c->numa : compute_numa_groups(c); }
+}  // namespace coll
 
 extern CommObj g_world;
 extern CommObj g_self;

@@ -1,9 +1,12 @@
 #include "op_objects.hpp"
 
+#include <atomic>
 #include <climits>
 #include <cstddef>
+#include <cstdint>
 
 #include <mutex>
+#include <utility>
 #include <unordered_set>
 
 namespace shmpi::client {
@@ -31,14 +34,38 @@ std::unordered_set<OpObj*> g_user_ops;  // live user ops (handle or call referen
 
 }  // namespace
 
+namespace {
+// The last user op this thread validated, with a reference of its own: a reduction
+// with a user op in a loop validates the same handle every call, and this answers
+// without the registry's mutex. The reference keeps the object (not the handle: see
+// `freed`) alive; it is dropped when the thread validates another user op, or exits.
+struct LastOp {
+  OpObj* o = nullptr;
+  ~LastOp() {
+    if (o != nullptr) release_op(o);
+  }
+};
+thread_local LastOp t_last;
+}  // namespace
+
 OpObj* acquire_op(MPI_Op op) {
   for (Predefined& p : g_predefined) {
     if (p.handle == op) return &p.obj;
   }
-  std::lock_guard<std::mutex> lock(g_mutex);
   auto* o = reinterpret_cast<OpObj*>(op);
-  if (g_user_ops.count(o) == 0) return nullptr;
-  o->refs.fetch_add(1, std::memory_order_relaxed);
+  if (o != nullptr && o == t_last.o) {
+    if (o->freed.load(std::memory_order_acquire)) return nullptr;
+    o->refs.fetch_add(1, std::memory_order_relaxed);
+    return o;
+  }
+  OpObj* dropped = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_user_ops.count(o) == 0 || o->freed.load(std::memory_order_acquire)) return nullptr;
+    o->refs.fetch_add(2, std::memory_order_relaxed);  // the call's and the cache's
+    dropped = std::exchange(t_last.o, o);
+  }
+  if (dropped != nullptr) release_op(dropped);
   return o;
 }
 

@@ -19,6 +19,9 @@ struct OpObj {
   // The user's handle plus each call using the op: MPI_Op_free while a call runs leaves
   // the op valid until that call ends (MPI-4.1 6.9.5).
   std::atomic<int> refs{1};
+  // MPI_Op_free came: the handle is invalid from then on, even while references (calls
+  // in flight, acquire_op's per-thread cache) keep the object.
+  std::atomic<bool> freed{false};
 };
 
 // nullptr if `op` is not a valid op handle (MPI_OP_NULL included). A user op returned

@@ -43,6 +43,9 @@ struct WaitContext {
   std::byte* segment_base = nullptr;
   std::size_t segment_size = 0;      // flags outside [base, base + size) are not published
   std::uint32_t spin_limit = 4000;   // pause iterations before yielding/sleeping
+  // The same for waits in collectives (coll/engine.cpp, barrier.cpp): oversubscribed,
+  // the member waited for most likely shares this core, so the waiter yields at once.
+  std::uint32_t coll_spin_limit = 4000;
   std::uint32_t yield_limit = 0;     // sched_yield rounds before sleeping (oversubscribed)
   bool asymmetric = false;           // membarrier registered: writers skip the fence
   bool oversubscribed = false;       // more ranks than CPUs
@@ -126,7 +129,7 @@ inline constexpr std::uint32_t kIdleSpinLimit = 10000;
 // exit and before sleeping.
 template <class CoreNeeded = AssumeCoreNeeded>
 inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed = nullptr,
-                      CoreNeeded core_needed = {}) {
+                      CoreNeeded core_needed = {}, std::uint32_t spin_limit = g_wait.spin_limit) {
   std::uint32_t spins = 0, yields = 0, idle = 0;
   for (;;) {
     const std::uint32_t v = f.value.load(std::memory_order_acquire);
@@ -134,7 +137,7 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed 
       if (owed != nullptr) pay_wake(*owed);
       return reached(v, target);
     }
-    if (spins < g_wait.spin_limit) {
+    if (spins < spin_limit) {
       ++spins;
       cpu_relax();
       continue;

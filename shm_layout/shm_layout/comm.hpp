@@ -17,7 +17,8 @@
 // slot only after every member's `done` >= seq - kCallSlots: a rank that never waits
 // (a bcast root) runs up to kCallSlots calls ahead, and no rank overwrites what a
 // slower one still reads. Both words are single-writer generation counters, never
-// reset (wrap-safe comparison).
+// reset (wrap-safe comparison). `done` may lag by up to kDoneBatch calls in which
+// nobody exposed memory (coll/engine.cpp publish_done).
 #pragma once
 
 #include <atomic>
@@ -29,7 +30,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 5;
+inline constexpr std::uint32_t kCommLayoutVersion = 6;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -64,6 +65,17 @@ inline constexpr std::uint32_t kDescInline = 2;   // the staged bytes are in val
 // The contribution is already in the reader's buffer: written there with
 // process_vm_writev at the address the reader offered in its piece table (gather).
 inline constexpr std::uint32_t kDescWritten = 4;
+// This rank exposed memory in the call (the descriptor's or any piece's): it waits for
+// its readers' `done` of this very call, so a reader that sees the bit publishes `done`
+// at once instead of batching it (coll/engine.cpp publish_done).
+inline constexpr std::uint32_t kDescExposed = 8;
+// Pieces (scatter, alltoall) that are all staged, all `bytes` long, in destination
+// order without the writer's own: the reader finds its piece without the piece table,
+// at (index * bytes rounded up to 64) in the slot, or, with kDescInline, at
+// (index * bytes) in value[]. Index = destination rank, minus one past the writer.
+// On a gather root's descriptor: it offers no receive block (its piece table is not
+// written for the call).
+inline constexpr std::uint32_t kDescUniform = 16;
 inline constexpr std::uint64_t kInlineBytes = sizeof(CallDesc::value);
 
 // What a rank is doing, for shmpi-dump (CommRank::waiting_kind).
@@ -80,11 +92,15 @@ struct alignas(kCacheLine) CommRank {
   std::atomic<std::uint64_t> calls;          // collective calls entered (= last seq)
   std::atomic<std::int32_t> waiting_on;      // comm rank waited for, -1 if none
   std::atomic<std::uint32_t> waiting_kind;   // CollKind of the call in progress
-  std::uint8_t pad[kCacheLine - 16];
+  // Every call up to this one has finished here: `done` as it is, where the flag may
+  // still lag (batched, coll/engine.cpp publish_done).
+  std::atomic<std::uint32_t> finished;
+  std::uint8_t pad[kCacheLine - 20];
 };
 static_assert(sizeof(CommRank) == (3 + kCallSlots) * kCacheLine && alignof(CommRank) == kCacheLine);
 static_assert(offsetof(CommRank, done) == kCacheLine && offsetof(CommRank, desc) == 2 * kCacheLine);
 static_assert(offsetof(CommRank, calls) == (2 + kCallSlots) * kCacheLine);
+static_assert(offsetof(CommRank, finished) == (2 + kCallSlots) * kCacheLine + 16);
 
 // One piece of a rank's contribution addressed to one destination (scatter, alltoall).
 struct PieceDesc {

@@ -144,7 +144,8 @@ std::string read_block(const SegmentView& v, CommSnapshot& c) {
     row.pid = pid;
     row.world_state = rank_state_name(s.state.load(std::memory_order_relaxed));
     row.posted = field<std::uint32_t>(rb, base + offsetof(CommRank, posted) + offsetof(Flag, value));
-    row.done = field<std::uint32_t>(rb, base + offsetof(CommRank, done) + offsetof(Flag, value));
+    // What the rank finished (the `done` flag may lag: batched, shm_layout/comm.hpp).
+    row.done = field<std::uint32_t>(rb, base + offsetof(CommRank, finished));
     row.calls = field<std::uint64_t>(rb, base + offsetof(CommRank, calls));
     row.waiting_on = field<std::int32_t>(rb, base + offsetof(CommRank, waiting_on));
     row.waiting_kind = field<std::uint32_t>(rb, base + offsetof(CommRank, waiting_kind));

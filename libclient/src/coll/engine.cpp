@@ -41,19 +41,25 @@ bool cma(pid_t pid, bool write, void* local, std::uint64_t remote, std::size_t l
 
 namespace {
 bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target);
+
+void publish(CommObj* c, layout::CommRank& mine) {
+  c->done_published = c->done_upto;
+  signal_flag(mine.done, c->done_upto);
+}
 }  // namespace
 
+void flush_done(CommObj* c) {
+  if (c->block != nullptr && c->done_published != c->done_upto) publish(c, c->block->rank(c->rank));
+}
+
 Call begin(CommObj* c, layout::CollKind kind) {
-  Call k{};
-  k.comm = c;
-  k.b = c->block;
-  k.me = c->rank;
-  k.n = c->size;
-  k.seq = ++c->seq;
-  k.slot = static_cast<int>(k.seq % layout::kCallSlots);
-  k.mine = &k.b->rank(k.me);
+  Call k(c, ++c->seq);
   k.mine->calls.store(k.seq, std::memory_order_relaxed);
   k.mine->waiting_kind.store(static_cast<std::uint32_t>(kind), std::memory_order_relaxed);
+  // Batched `done` (publish_done): on entering call s, `done` >= s - kDoneBatch. A
+  // member in call s waits for our done >= s - kCallSlots at most, so it waits at
+  // most until we enter its call, which a collective may do (MPI-4.1 6.14).
+  if (c->done_upto - c->done_published >= kDoneBatch) publish(c, *k.mine);
   // Our own call seq - kCallSlots may still be in flight (a nonblocking one, nbc.hpp):
   // no call starts before it has finished, so every call finishes less than
   // kCallSlots past done_upto (publish_done) and our own slot is free for reserve().
@@ -67,6 +73,8 @@ Call begin(CommObj* c, layout::CollKind kind) {
 namespace {
 bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
   if (reached(f.value.load(std::memory_order_acquire), target)) return true;
+  // Never wait with a `done` held back: the member we wait for may be waiting for it.
+  if (k.comm->done_published != k.comm->done_upto) publish(k.comm, *k.mine);
   k.mine->waiting_on.store(r, std::memory_order_relaxed);
   bool ok = true;
   if (current_task() != nullptr) {
@@ -79,7 +87,7 @@ bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
       yield_on(f, target);
     }
   } else {
-    ok = wait_flag(f, target);
+    ok = wait_flag(f, target, nullptr, AssumeCoreNeeded{}, g_wait.coll_spin_limit);
   }
   k.mine->waiting_on.store(-1, std::memory_order_relaxed);
   return ok;
@@ -92,11 +100,21 @@ bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
 // finishes less than kCallSlots past done_upto (begin() waited for our own done), so
 // 64 bits of done_ahead are enough. Calls are numbered per communicator on this rank,
 // so these are plain fields of CommObj (MPI calls are serialized).
+//
+// Batching. A blocking call in which nobody exposed memory (k.lazy_done, and no
+// kDescExposed seen, nothing written into a peer) may leave `done` unpublished: no
+// member waits for it within this call (finish() waits only when something was
+// exposed; a bcast reader waits for the root's done only after the root wrote into
+// it), and reserve() asks for seq - kCallSlots only. It is published by the next wait
+// in the engine (wait_for, wait_posted), by begin() once kDoneBatch calls behind,
+// and by flush_done() before the block goes away.
 void publish_done(Call& k) {
   CommObj* c = k.comm;
   if (k.seq == c->done_upto + 1 && c->done_ahead == 0) {
     c->done_upto = k.seq;
-    signal_flag(k.mine->done, k.seq);
+    k.mine->finished.store(k.seq, std::memory_order_relaxed);
+    if (k.lazy_done && !k.urgent_done && !k.exposed && current_task() == nullptr) return;
+    publish(c, *k.mine);
     return;
   }
   const std::uint32_t ahead = k.seq - c->done_upto - 1;
@@ -109,27 +127,40 @@ void publish_done(Call& k) {
   }
   if (upto == c->done_upto) return;
   c->done_upto = upto;
-  signal_flag(k.mine->done, upto);
+  k.mine->finished.store(upto, std::memory_order_relaxed);
+  publish(c, *k.mine);
 }
 }  // namespace
 
 bool wait_posted(Call& k, int r) {
   // Poll the descriptor line first (it carries the small data too); the posted flag
   // is the futex word for a reader that has to sleep. A task checks once and yields.
-  const std::atomic<std::uint32_t>& s = k.b->rank(r).desc[k.slot].seq;
-  for (int i = 0, spins = current_task() != nullptr ? 1 : 256; i < spins; ++i) {
-    if (s.load(std::memory_order_acquire) == k.seq) return true;
+  const layout::CallDesc& d = k.b->rank(r).desc[k.slot];
+  const std::atomic<std::uint32_t>& s = d.seq;
+  // A member that exposed memory waits for our `done` of this call: no batching.
+  auto seen = [&] {
+    if ((d.status & layout::kDescExposed) != 0) k.urgent_done = true;
+    __builtin_prefetch(&k.b->rank(r).desc[(k.slot + 2) % layout::kCallSlots]);
+    __builtin_prefetch(&k.b->rank(r).desc[(k.slot + 3) % layout::kCallSlots]);
+    return true;
+  };
+  // Polling here is the spin phase of the wait (bounded like wait_flag's: a rank
+  // sharing its core with the writer must yield at once, not spin out its slice).
+  const std::uint32_t spins = current_task() != nullptr ? 1 : std::min<std::uint32_t>(256, g_wait.coll_spin_limit + 1);
+  for (std::uint32_t i = 0; i < spins; ++i) {
+    if (s.load(std::memory_order_acquire) == k.seq) return seen();
     cpu_relax();
   }
+  if (k.comm->done_published != k.comm->done_upto) publish(k.comm, *k.mine);
   // `posted` reaching seq does not prove that call seq has posted: with nonblocking
   // calls a member may post a later call first (post() keeps the flag increasing). So
   // the descriptor's seq decides; the flag is what we sleep on. Reading the flag before
   // the descriptor makes a post between the two reads raise the flag past what we saw.
   layout::Flag& f = k.b->rank(r).posted;
   for (;;) {
-    const std::uint32_t seen = f.value.load(std::memory_order_acquire);
-    if (s.load(std::memory_order_acquire) == k.seq) return true;
-    const std::uint32_t target = reached(seen, k.seq) ? seen + 1 : k.seq;
+    const std::uint32_t now = f.value.load(std::memory_order_acquire);
+    if (s.load(std::memory_order_acquire) == k.seq) return seen();
+    const std::uint32_t target = reached(now, k.seq) ? now + 1 : k.seq;
     if (current_task() != nullptr) {
       // Resumed when the descriptor line shows the call (the flag is for sleeping).
       if (job_aborted()) return false;
@@ -166,6 +197,7 @@ const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.s
 std::byte* my_stage(Call& k) { return k.b->stage(k.me, k.slot); }
 
 void post(Call& k) {
+  if (k.exposed) my_desc(k).status |= layout::kDescExposed;
   my_desc(k).seq.store(k.seq, std::memory_order_release);
   // In order, `posted` = seq. A call posted after a later one (nonblocking calls) still
   // raises the flag by one, so that a reader waiting for it wakes (wait_posted).
@@ -195,7 +227,7 @@ bool finish(Call& k) {
   bool ok = true;
   if (k.exposed) {
     for (int r = 0; r < k.n && ok; ++r) {
-      if (r != k.me) ok = wait_done(k, r, k.seq);
+      if (r != k.me && (k.may_read == nullptr || k.may_read(k, r))) ok = wait_done(k, r, k.seq);
     }
   }
   k.mine->waiting_kind.store(0, std::memory_order_relaxed);
@@ -203,6 +235,7 @@ bool finish(Call& k) {
 }
 
 void finish_now(Call& k) {
+  k.urgent_done = true;  // an error path: whoever waits for this call hears at once
   publish_done(k);
   k.mine->waiting_kind.store(0, std::memory_order_relaxed);
 }
@@ -249,7 +282,7 @@ int result(Call& k, bool ok, std::string& why) {
     why = k.why;
     return k.error != MPI_SUCCESS ? k.error : MPI_ERR_OTHER;
   }
-  why = k.why;
+  if (k.error != MPI_SUCCESS) why = k.why;
   return k.error;
 }
 
@@ -280,6 +313,7 @@ bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t
     std::memmove(reinterpret_cast<void*>(remote), src, len);
     return true;
   }
+  k.urgent_done = true;  // the peer may wait for our `done` to know the bytes are there
   return cma(k.b->member(r).pid, true, const_cast<void*>(src), remote, len, k.why);
 }
 
@@ -299,7 +333,12 @@ void contribute(Call& k, const Buf& src) {
   if (bytes <= kStageMax) {
     d.addr = 0;
     std::byte* to = stage_for(k, bytes);
-    if (bytes > 0) types::pack(*src.type, *src.flat, src.addr, src.count, to);
+    if (bytes == 0) return;
+    if (src.contiguous()) {
+      std::memcpy(to, src.data(), bytes);
+    } else {
+      types::pack(*src.type, *src.flat, src.addr, src.count, to);
+    }
     return;
   }
   if (src.contiguous()) {

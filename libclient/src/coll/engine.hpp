@@ -22,6 +22,13 @@ namespace shmpi::client::coll {
 // every reader is done).
 inline constexpr std::uint64_t kStageMax = std::uint64_t{32} << 10;
 
+// A call in which nobody exposed memory may leave its `done` unpublished, for up to
+// this many calls (publish_done): a rank that runs ahead (a gather sender, a bcast
+// root) polls the `done` of the rank it waits for, and a store per call to that line
+// costs the slower rank a cross-core transfer per call.
+inline constexpr std::uint32_t kDoneBatch = 16;
+static_assert(kDoneBatch < layout::kCallSlots, "a member that entered call s must have published done >= s - kCallSlots");
+
 // A user buffer: `count` elements of `type` at `addr` (as given to MPI).
 struct Buf {
   std::byte* addr = nullptr;
@@ -33,15 +40,27 @@ struct Buf {
   std::byte* data() const { return addr + type->lb; }  // first byte, if contiguous
 };
 
-// One collective call in progress on this rank.
+// One collective call in progress on this rank (begin() makes it: a constructor, not
+// a zero fill then assignments, which measured a few ns per call).
 struct Call {
-  CommObj* comm = nullptr;
-  CommBlock* b = nullptr;
-  int me = 0, n = 0;
-  std::uint32_t seq = 0;
-  int slot = 0;  // seq % kCallSlots: this call's descriptor, piece table and staging
-  layout::CommRank* mine = nullptr;
+  Call(CommObj* c, std::uint32_t s)
+      : comm(c), b(c->block), me(c->rank), n(c->size), seq(s), slot(static_cast<int>(s % layout::kCallSlots)),
+        mine(&b->rank(me)) {}
+  CommObj* comm;
+  CommBlock* b;
+  int me, n;
+  std::uint32_t seq;
+  int slot;  // seq % kCallSlots: this call's descriptor, piece table and staging
+  layout::CommRank* mine;
   bool exposed = false;  // this rank exposed its own memory: wait for all done at the end
+  // Whether this call's `done` may be published late (publish_done): a collective
+  // opts in; seeing a peer's exposed memory, or writing into a peer, opts out.
+  bool lazy_done = false;
+  bool urgent_done = false;
+  // The members that may read this rank's exposed memory (finish() waits for their
+  // `done`); nullptr: every member. `reader_arg` is the predicate's own argument.
+  bool (*may_read)(const Call& k, int r) = nullptr;
+  int reader_arg = 0;
   int error = MPI_SUCCESS;  // a class found while moving data (e.g. MPI_ERR_TRUNCATE)
   std::string why;
 };
@@ -67,8 +86,12 @@ std::byte* stage_for(Call& k, std::uint64_t bytes);
 bool invalid(const layout::CallDesc& d);
 void post(Call& k);
 // Marks this rank done reading (every other rank may reuse what it read) and, if it
-// exposed its own memory, waits until every member is done. False if aborted.
+// exposed its own memory, waits until every member that may read it is done. False if
+// aborted.
 bool finish(Call& k);
+// Publishes a `done` that publish_done held back (a batched one): before the comm's
+// block goes away. Waits in the engine do it themselves.
+void flush_done(CommObj* c);
 // Marks done without waiting (used when a call ends early on invalid arguments).
 void finish_now(Call& k);
 

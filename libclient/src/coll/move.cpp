@@ -18,11 +18,48 @@ namespace shmpi::client::coll {
 
 namespace {
 
+// Copies (packs) one piece to `to`.
+void put_piece(const Buf& b, std::uint64_t bytes, std::byte* to) {
+  if (bytes == 0) return;
+  if (b.contiguous()) {
+    std::memcpy(to, b.data(), bytes);
+  } else {
+    types::pack(*b.type, *b.flat, b.addr, b.count, to);
+  }
+}
+
+// Uniform pieces (the regular scatter and alltoall, small): all the same size and all
+// staged, so the descriptor says where each is (kDescUniform) and the piece table is
+// not written; up to kInlineBytes in all travel in the descriptor line itself, which
+// the reader polls anyway. False (nothing written) if the pieces are not such.
+bool contribute_uniform(Call& k, const Buf* send, int skip) {
+  const std::uint64_t b = static_cast<std::uint64_t>(send[skip == 0 ? 1 : 0].bytes());
+  const std::uint64_t step = (b + 63) / 64 * 64;
+  const auto others = static_cast<std::uint64_t>(k.n - 1);
+  if (b > kStageMax || others * step > layout::kStageSlot) return false;
+  for (int j = 0; j < k.n; ++j) {
+    if (j != skip && static_cast<std::uint64_t>(send[j].bytes()) != b) return false;
+  }
+  layout::CallDesc& d = my_desc(k);
+  d.addr = 0;
+  d.bytes = b;
+  const bool inline_ = b * others <= layout::kInlineBytes;
+  d.status |= layout::kDescUniform | (inline_ ? layout::kDescInline : 0);
+  std::byte* to = inline_ ? reinterpret_cast<std::byte*>(d.value) : my_stage(k);
+  const std::uint64_t stride = inline_ ? b : step;
+  for (int j = 0, idx = 0; j < k.n; ++j) {
+    if (j != skip) put_piece(send[j], b, to + static_cast<std::uint64_t>(idx++) * stride);
+  }
+  return true;
+}
+
 // The pieces this rank sends, one per destination (skip: a destination whose piece
-// does not travel, e.g. our own). Staged while the slot has room and the piece is
-// small, otherwise exposed: the user's memory when contiguous and stable, else packed
-// into scratch 0.
+// does not travel, e.g. our own). Uniform small pieces: contribute_uniform. Else
+// staged while the slot has room and the piece is small, otherwise exposed: the user's
+// memory when contiguous and stable, else packed into scratch 0; the piece table says
+// which.
 void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
+  if (k.n > 1 && contribute_uniform(k, send, skip)) return;
   layout::PieceDesc* t = my_pieces(k);
   std::byte* stage = my_stage(k);
   std::uint64_t off = 0, scratch_bytes = 0;
@@ -52,13 +89,28 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
     if (j == skip || p.bytes == 0) continue;
     const Buf& b = send[j];
     if (p.addr == 0) {
-      types::pack(*b.type, *b.flat, b.addr, b.count, stage + p.stage_off);
+      put_piece(b, p.bytes, stage + p.stage_off);
     } else if (p.addr == 1) {
       types::pack(*b.type, *b.flat, b.addr, b.count, s + p.stage_off);
       p.addr = reinterpret_cast<std::uint64_t>(s + p.stage_off);
       p.stage_off = 0;
     }
   }
+}
+
+// Rank r's piece of the call for this rank (r wrote its pieces with
+// contribute_pieces, skipping its own): where it is, and its size in `bytes`.
+Source piece_from(const Call& k, int r, std::uint64_t& bytes) {
+  const layout::CallDesc& d = desc(k, r);
+  if ((d.status & layout::kDescUniform) != 0) {
+    bytes = d.bytes;
+    const auto idx = static_cast<std::uint64_t>(k.me - (k.me > r ? 1 : 0));
+    if ((d.status & layout::kDescInline) != 0) return Source{reinterpret_cast<const std::byte*>(d.value) + idx * bytes, 0};
+    return Source{k.b->stage(r, k.slot) + idx * ((bytes + 63) / 64 * 64), 0};
+  }
+  const layout::PieceDesc& p = pieces(k, r)[k.me];
+  bytes = p.bytes;
+  return source(k, r, p);
 }
 
 }  // namespace
@@ -73,6 +125,7 @@ int barrier(CommObj* c, std::string& why) {
   }
   if (const NumaGroups& ng = numa_groups(c); ng.active && current_task() == nullptr) return numa_barrier(c, ng, why);
   Call k = begin(c, layout::CollKind::barrier);
+  k.lazy_done = true;
   if (!reserve(k)) return aborted(why);
   post(k);
   for (int r = 0; r < k.n; ++r) {
@@ -87,6 +140,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
     return numa_bcast(c, ng, buf, root, invalid, why);
   }
   Call k = begin(c, layout::CollKind::bcast);
+  k.lazy_done = true;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   // A large message is exposed by the root and split: each rank reads the first
   // (n-1)/n of it, and the root, which has nothing else to do, writes the last 1/n into
@@ -152,6 +206,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
 
 int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why) {
   Call k = begin(c, layout::CollKind::scatter);
+  k.lazy_done = true;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;
   if (k.me == root) {
@@ -163,8 +218,9 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   } else {
     ok = wait_posted(k, root);
     if (ok && peer_ok(k, root)) {
-      const layout::PieceDesc& p = pieces(k, root)[k.me];
-      ok = receive(k, root, source(k, root, p), 0, p.bytes, recv);
+      std::uint64_t bytes = 0;
+      const Source src = piece_from(k, root, bytes);
+      ok = receive(k, root, src, 0, bytes, recv);
     }
   }
   ok = finish(k) && ok;
@@ -173,6 +229,11 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
 
 int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_place, bool invalid, std::string& why) {
   Call k = begin(c, layout::CollKind::gather);
+  k.lazy_done = true;
+  // Only the root reads a sender's exposed contribution: the other senders need not
+  // publish `done` for it (they never look at each other's descriptors).
+  k.may_read = [](const Call& call, int r) { return r == call.reader_arg; };
+  k.reader_arg = root;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;
   if (!reserve(k)) return aborted(why);
@@ -185,7 +246,9 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     if (bytes > kStageMax) {
       if (!wait_posted(k, root)) return aborted(why);
       const layout::PieceDesc& p = pieces(k, root)[k.me];
-      if (!coll::invalid(desc(k, root)) && p.addr != 0 && bytes <= p.bytes) offer = &p;
+      const layout::CallDesc& rd = desc(k, root);
+      const bool table = (rd.status & (layout::kDescInvalid | layout::kDescUniform)) == 0;
+      if (table && p.addr != 0 && bytes <= p.bytes) offer = &p;
     }
     if (offer != nullptr) {
       const std::byte* from = send.data();
@@ -207,17 +270,32 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     }
     post(k);
   } else {
-    // Offer the address of every large contiguous receive block.
+    // Offer the address of every large contiguous receive block. With none to offer,
+    // kDescUniform says the piece table is not written (a sender that has a large
+    // block to send, in an erroneous call, must not take a stale offer).
     layout::CallDesc& d = my_desc(k);
-    d.status = 0;
-    layout::PieceDesc* t = my_pieces(k);
-    for (int r = 0; r < k.n; ++r) {
+    auto offered = [&](int r) {
       const Buf& b = recv[r];
-      const bool offered = r != root && b.contiguous() && static_cast<std::uint64_t>(b.bytes()) > kStageMax;
-      t[r] = layout::PieceDesc{offered ? reinterpret_cast<std::uint64_t>(b.data()) : 0,
-                               offered ? static_cast<std::uint64_t>(b.bytes()) : 0, 0, 0};
+      return r != root && b.contiguous() && static_cast<std::uint64_t>(b.bytes()) > kStageMax;
+    };
+    bool any = false;
+    for (int r = 0; r < k.n && !any; ++r) any = offered(r);
+    d.status = any ? 0 : layout::kDescUniform;
+    if (any) {
+      layout::PieceDesc* t = my_pieces(k);
+      for (int r = 0; r < k.n; ++r) {
+        const bool o = offered(r);
+        t[r] = layout::PieceDesc{o ? reinterpret_cast<std::uint64_t>(recv[r].data()) : 0,
+                                 o ? static_cast<std::uint64_t>(recv[r].bytes()) : 0, 0, 0};
+      }
     }
     post(k);
+    // Staged blocks beyond the descriptor line: their first lines now, so the misses
+    // overlap (reduce.cpp does the same).
+    for (int r = 0; r < k.n; ++r) {
+      const auto b = static_cast<std::uint64_t>(recv[r].bytes());
+      if (r != root && b > layout::kInlineBytes && b <= kStageMax) __builtin_prefetch(k.b->stage(r, k.slot));
+    }
     if (!send_in_place) local_copy(k, send, recv[root]);
     for (int r = 0; r < k.n && ok; ++r) {
       if (r == root) continue;
@@ -232,6 +310,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
 
 int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool invalid, std::string& why) {
   Call k = begin(c, layout::CollKind::allgather);
+  k.lazy_done = true;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   if (!reserve(k)) return aborted(why);
   const Buf& mine = in_place ? recv[k.me] : send;
@@ -252,6 +331,7 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
 
 int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool invalid, std::string& why) {
   Call k = begin(c, layout::CollKind::alltoall);
+  k.lazy_done = true;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   if (!reserve(k)) return aborted(why);
   my_desc(k).status = 0;
@@ -264,8 +344,9 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
     const int r = (k.me + i) % k.n;
     ok = wait_posted(k, r);
     if (ok && peer_ok(k, r)) {
-      const layout::PieceDesc& p = pieces(k, r)[k.me];
-      ok = receive(k, r, source(k, r, p), 0, p.bytes, recv[r]);
+      std::uint64_t bytes = 0;
+      const Source src = piece_from(k, r, bytes);
+      ok = receive(k, r, src, 0, bytes, recv[r]);
     }
   }
   ok = finish(k) && ok;

@@ -18,7 +18,7 @@ const NumaGroups& flat(NumaGroups& ng) {
 }
 }  // namespace
 
-const NumaGroups& numa_groups(CommObj* c) {
+const NumaGroups& compute_numa_groups(CommObj* c) {
   NumaGroups& ng = c->numa;
   if (ng.known) return ng;
   ng.known = true;

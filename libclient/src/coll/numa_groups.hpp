@@ -22,6 +22,7 @@ struct NumaGroups {
 // The groups of `c`, from the NUMA node the broker placed each member on (job segment,
 // RankSlot::numa_node). Inactive when a node is unknown (unbound ranks), when all
 // members share one node, or with SHMPI_COLL_NUMA=0. Every member computes the same.
-const NumaGroups& numa_groups(CommObj* c);
+// (Inline, for the per-call check, in objects.hpp where CommObj is complete.)
+const NumaGroups& compute_numa_groups(CommObj* c);
 
 }  // namespace shmpi::client::coll

@@ -4,8 +4,8 @@
 
 namespace shmpi::client::coll {
 
-void OpRef::reset() {
-  if (o != nullptr) release_op(o);
+void OpRef::drop() {
+  release_op(o);
   o = nullptr;
 }
 
@@ -16,7 +16,7 @@ void TypeRefs::add(types::Datatype* t) {
   v.push_back(t);
 }
 
-void TypeRefs::reset() {
+void TypeRefs::drop() {
   for (types::Datatype* t : v) types::release_internal(t);
   v.clear();
 }

@@ -26,7 +26,10 @@ struct OpRef {
     return *this;
   }
   ~OpRef() { reset(); }
-  void reset();
+  void reset() {
+    if (o != nullptr) drop();
+  }
+  void drop();
 };
 struct TypeRefs {
   std::vector<types::Datatype*> v;
@@ -40,7 +43,10 @@ struct TypeRefs {
   }
   ~TypeRefs() { reset(); }
   void add(types::Datatype* t);
-  void reset();
+  void reset() {
+    if (!v.empty()) drop();
+  }
+  void drop();
 };
 
 enum class PlanKind : std::uint8_t { barrier, bcast, scatter, gather, allgather, alltoall, reduce };

@@ -90,6 +90,27 @@ struct Plan {
   bool has_result = false;
 };
 
+// Whether member r may read this rank's exposed input (finish() waits for its `done`):
+// a member that exposed its own takes the large path and reads every input; else it
+// reads only inputs it folds into its result. Members that did not expose read
+// exposed inputs only when the counts disagree (an erroneous call), and then they
+// still must not leave the exposer waiting.
+bool may_read_input(const Call& k, int r) {
+  const layout::CallDesc& d = desc(k, r);
+  if (d.seq.load(std::memory_order_acquire) != k.seq) return false;  // r is past this call: done published
+  if ((d.status & layout::kDescExposed) != 0) return true;
+  const auto kind = static_cast<ReduceKind>(k.reader_arg & 7);
+  const int root = k.reader_arg >> 3;
+  switch (kind) {
+    case ReduceKind::reduce: return r == root;
+    case ReduceKind::allreduce:
+    case ReduceKind::reduce_scatter: return true;
+    case ReduceKind::scan: return k.me <= r;
+    case ReduceKind::exscan: return k.me < r;
+  }
+  return true;
+}
+
 Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* counts, int root) {
   Plan p{kind, root};
   p.total = count;
@@ -145,6 +166,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
   }
   Call k = begin(c, ck);
+  k.lazy_done = true;
+  k.may_read = &may_read_input;
+  k.reader_arg = root * 8 + static_cast<int>(kind);
   if (!reserve(k)) return aborted(why);
   layout::CallDesc& d = my_desc(k);
   if (invalid) {
@@ -189,6 +213,14 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
 
   if (staged) {
     if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
+      // Staged inputs beyond the descriptor line sit in each member's slot: ask for
+      // their first lines now, so that those misses overlap the descriptors' instead of
+      // following them (in a stream the members posted long ago).
+      if (static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
+        for (int r = p.lo; r <= p.hi; ++r) {
+          if (r != k.me) __builtin_prefetch(k.b->stage(r, k.slot));
+        }
+      }
       bool all = true;
       for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
       if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img);

@@ -224,11 +224,13 @@ void finalize_all() {
   }
   for (CommObj* c : live) {
     dir_remove(c);
+    coll::flush_done(c);
     coll::close_block(c->block);
     c->block = nullptr;
   }
   for (CommObj* c : {&g_world, &g_self}) {
     dir_remove(c);
+    coll::flush_done(c);
     coll::close_block(c->block);
     c->block = nullptr;
   }
@@ -382,6 +384,7 @@ void retire(CommObj* c) {
 void destroy(CommObj* c) {
   retire(c);
   dir_remove(c);
+  coll::flush_done(c);
   coll::close_block(c->block);
   release(c->errhandler);
   delete c;

@@ -1,6 +1,7 @@
 #include "ops/datatype_elem.hpp"
 
 #include <climits>
+#include <cstdint>
 
 namespace shmpi::ops {
 namespace {
@@ -90,9 +91,30 @@ const Row kRows[] = {
     {MPI_2INTEGER, {Elem::two_integer, TypeGroup::pair}},
 };
 
+// The predefined handles are small integers (mpi.h: 0x200..0x2ff): a direct table, built
+// once from kRows, answers a reduction's per-call lookup without a scan.
+constexpr std::uintptr_t kHandleBase = 0x200, kHandles = 0x100;
+struct Direct {
+  ElemInfo info[kHandles]{};
+  bool known[kHandles]{};
+  Direct() {
+    for (const Row& r : kRows) {
+      const auto h = reinterpret_cast<std::uintptr_t>(r.type) - kHandleBase;
+      if (h < kHandles) info[h] = r.info, known[h] = true;
+    }
+  }
+};
+const Direct kDirect;
+
 }  // namespace
 
 bool elem_of(MPI_Datatype basic, ElemInfo& out) {
+  const auto h = reinterpret_cast<std::uintptr_t>(basic) - kHandleBase;
+  if (h < kHandles) {
+    if (!kDirect.known[h]) return false;
+    out = kDirect.info[h];
+    return true;
+  }
   for (const Row& r : kRows) {
     if (r.type == basic) {
       out = r.info;

@@ -3,6 +3,8 @@
 #include "types/datatype.hpp"
 
 #include <array>
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <unordered_set>
 
@@ -14,6 +16,7 @@ namespace {
 std::recursive_mutex g_mutex;  // recursive: destroying a type releases its children
 std::unordered_set<Datatype*> g_handles;  // derived types with handle_refs > 0
 std::size_t g_live = 0;  // derived types not yet destroyed
+std::atomic<std::uint64_t> g_releases{0};  // handles released so far (lookup's per-thread answer)
 
 using PredefinedTable = std::array<Datatype*, kLastPredefinedType - kFirstPredefinedType + 1>;
 
@@ -88,9 +91,21 @@ Datatype* lookup(MPI_Datatype h) {
   if (is_predefined_value(h)) {
     return v >= kFirstPredefinedType && v <= kLastPredefinedType ? g_predefined[v - kFirstPredefinedType] : nullptr;
   }
+  // A collective in a loop looks the same derived handle up every call: a thread's last
+  // answer stands until some handle is released (g_releases moves under the mutex
+  // first), without the registry's mutex. Using the type after the lookup is as safe
+  // as before: a concurrent MPI_Type_free could always come right after the lookup.
+  thread_local MPI_Datatype t_last_handle = MPI_DATATYPE_NULL;
+  thread_local Datatype* t_last = nullptr;
+  thread_local std::uint64_t t_last_releases = 0;
+  if (h == t_last_handle && g_releases.load(std::memory_order_acquire) == t_last_releases) return t_last;
   std::lock_guard<std::recursive_mutex> lock(g_mutex);
   auto* p = reinterpret_cast<Datatype*>(h);
-  return g_handles.count(p) ? p : nullptr;
+  if (g_handles.count(p) == 0) return nullptr;
+  t_last_handle = h;
+  t_last = p;
+  t_last_releases = g_releases.load(std::memory_order_relaxed);
+  return p;
 }
 
 Datatype* lookup_committed(MPI_Datatype h) {
@@ -119,6 +134,7 @@ bool release_handle(Datatype* t) {
   if (t->predefined) return false;
   std::lock_guard<std::recursive_mutex> lock(g_mutex);
   if (--t->handle_refs == 0) {
+    g_releases.fetch_add(1, std::memory_order_release);
     g_handles.erase(t);
     if (t->internal_refs == 0) destroy(t);
   }
