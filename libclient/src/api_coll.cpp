@@ -51,16 +51,36 @@ struct Check {
   }
   // A count + datatype argument; fills b.
   void buf(const void* addr, MPI_Count count, MPI_Datatype dt, const char* what, Buf& b) {
-    if (!ok()) return;
-    if (count < 0) return fail(MPI_ERR_COUNT, std::string(what) + "count " + std::to_string(count) + " is negative");
-    types::Datatype* t = types::lookup(dt);
-    if (t == nullptr) return fail(MPI_ERR_TYPE, std::string(what) + "type is " + describe_bad_type(dt));
-    if (!t->committed) return fail(MPI_ERR_TYPE, std::string(what) + "type is not committed (call MPI_Type_commit)");
-    const types::Flat* f = types::flatten(t);
-    if (f == nullptr) return fail(MPI_ERR_NO_MEM, std::string(what) + "type's type map is too fragmented to flatten");
+    types::Datatype* t = nullptr;
+    const types::Flat* f = nullptr;
+    if (resolve(addr, count, dt, what, t, f)) b = Buf{static_cast<std::byte*>(const_cast<void*>(addr)), count, t, f};
+  }
+  // The checks of buf(), the type and its flattened form in t and f. (Callers build
+  // their Bufs from these registers: copying a Buf just written to memory stalled on
+  // store forwarding, half of MPI_Scatter's argument handling.)
+  bool resolve(const void* addr, MPI_Count count, MPI_Datatype dt, const char* what, types::Datatype*& t,
+               const types::Flat*& f) {
+    if (!ok()) return false;
+    if (count < 0) {
+      fail(MPI_ERR_COUNT, std::string(what) + "count " + std::to_string(count) + " is negative");
+      return false;
+    }
+    t = types::lookup(dt);
+    if (t == nullptr) {
+      fail(MPI_ERR_TYPE, std::string(what) + "type is " + describe_bad_type(dt));
+      return false;
+    }
+    if (!t->committed) {
+      fail(MPI_ERR_TYPE, std::string(what) + "type is not committed (call MPI_Type_commit)");
+      return false;
+    }
+    f = types::flatten(t);
+    if (f == nullptr) {
+      fail(MPI_ERR_NO_MEM, std::string(what) + "type's type map is too fragmented to flatten");
+      return false;
+    }
     not_null(addr, count, t, what);
-    if (!ok()) return;
-    b = Buf{static_cast<std::byte*>(const_cast<void*>(addr)), count, t, f};
+    return ok();
   }
   // MPI_BOTTOM is NULL in this ABI, so NULL is legal with a type of absolute
   // addresses; data that would start in the never-mapped first page is a NULL pointer
@@ -207,13 +227,13 @@ void fill_v(Check& ck, const void* base, const C* counts, const D* displs, MPI_D
 
 void fill_regular(Check& ck, const void* base, MPI_Count count, MPI_Datatype dt, int n, const char* what,
                   std::vector<Buf>& out) {
-  Buf one;
-  ck.buf(base, count, dt, what, one);
-  if (!ck.ok()) return;
-  for (int r = 0; r < n; ++r) {
-    out[static_cast<std::size_t>(r)] = one;
-    out[static_cast<std::size_t>(r)].addr = one.addr + static_cast<MPI_Count>(r) * count * one.type->extent();
-  }
+  types::Datatype* t = nullptr;
+  const types::Flat* f = nullptr;
+  if (!ck.resolve(base, count, dt, what, t, f)) return;
+  // Integer arithmetic: base may be MPI_BOTTOM (NULL) with absolute displacements.
+  auto addr = reinterpret_cast<std::uintptr_t>(base);
+  const auto step = static_cast<std::uintptr_t>(count * t->extent());
+  for (int r = 0; r < n; ++r, addr += step) out[static_cast<std::size_t>(r)] = Buf{reinterpret_cast<std::byte*>(addr), count, t, f};
 }
 
 // ---- barrier, bcast, scatter, gather, allgather, alltoall -----------------------------------
@@ -354,25 +374,28 @@ int alltoallw(const void* sbuf, const C* scounts, const D* sdispls, const MPI_Da
 // The op and datatype of a reduction: a user op on any committed type; a predefined op
 // on the predefined types of its groups (MPI-4.1 6.9.2); REPLACE and NO_OP belong to the
 // accumulate calls.
-void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p) {
+// A blocking call borrows the op (borrow_op: no reference per call); a request holds one.
+void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p, bool blocking) {
   if (!ck.ok()) return;
   coll::Reducer& r = p.reducer;
-  p.op.o = acquire_op(op);
-  if (p.op.o == nullptr) {
+  OpObj* const o = blocking ? borrow_op(op) : acquire_op(op);
+  if (o == nullptr) {
     return ck.fail(MPI_ERR_OP, std::string("op is ") + (op == MPI_OP_NULL ? "MPI_OP_NULL" : "not a valid op (freed or never created)"));
   }
+  if (!blocking) p.op.o = o;
+  const OpObj& held = *o;
   types::Datatype* t = types::lookup(dt);
   if (t == nullptr) return ck.fail(MPI_ERR_TYPE, "datatype is " + describe_bad_type(dt));
   if (!t->committed) return ck.fail(MPI_ERR_TYPE, "datatype is not committed (call MPI_Type_commit)");
   if (types::flatten(t) == nullptr) return ck.fail(MPI_ERR_NO_MEM, "datatype's type map is too fragmented to flatten");
-  r.op = p.op.o;
+  r.op = o;
   r.handle = dt;
   r.type = t;
-  if (p.op.o->user) return;
+  if (held.user) return;
   namespace ops = shmpi::ops;
   // Only an error names the op (a string per call is measurable at 8 bytes).
-  const auto what = [&] { return std::string("MPI_") + ops::name(p.op.o->kind); };
-  if (p.op.o->kind == ops::OpKind::replace || p.op.o->kind == ops::OpKind::no_op) {
+  const auto what = [&] { return std::string("MPI_") + ops::name(held.kind); };
+  if (held.kind == ops::OpKind::replace || held.kind == ops::OpKind::no_op) {
     return ck.fail(MPI_ERR_OP, what() + " is only for the accumulate calls, not for reductions");
   }
   ops::ElemInfo info{};
@@ -381,7 +404,7 @@ void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p) {
                                    " (predefined ops take the predefined types of MPI-4.1 6.9.2)");
   }
   const bool strict = ops::strict_types();
-  r.kernel = ops::op_valid(p.op.o->kind, info.group, strict) ? ops::kernel(p.op.o->kind, info.elem) : nullptr;
+  r.kernel = ops::op_valid(held.kind, info.group, strict) ? ops::kernel(held.kind, info.elem) : nullptr;
   if (r.kernel == nullptr) {
     ck.fail(MPI_ERR_OP, what() + " is not defined on " + t->name +
                             (info.group == ops::TypeGroup::character && strict ? " (SHMPI_STRICT_TYPES=1)" : ""));
@@ -406,7 +429,7 @@ int reduce_call(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count c
   if (sbuf == MPI_IN_PLACE && !has_recv) ck.fail(MPI_ERR_BUFFER, "sendbuf can be MPI_IN_PLACE only at the root");
   if (has_recv) ck.not_in_place(rbuf, "recvbuf");
   if (counts == nullptr && count < 0) ck.fail(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
-  reducer(ck, op, dt, p);
+  reducer(ck, op, dt, p, t.mode == Mode::blocking);
   if (ck.ok()) {
     constexpr MPI_Count kMaxCount = std::numeric_limits<MPI_Count>::max();
     MPI_Count total = count, mine = count;

@@ -48,24 +48,26 @@ struct LastOp {
 thread_local LastOp t_last;
 }  // namespace
 
-OpObj* acquire_op(MPI_Op op) {
+OpObj* borrow_op(MPI_Op op) {
   for (Predefined& p : g_predefined) {
     if (p.handle == op) return &p.obj;
   }
   auto* o = reinterpret_cast<OpObj*>(op);
-  if (o != nullptr && o == t_last.o) {
-    if (o->freed.load(std::memory_order_acquire)) return nullptr;
-    o->refs.fetch_add(1, std::memory_order_relaxed);
-    return o;
-  }
+  if (o != nullptr && o == t_last.o) return o->freed.load(std::memory_order_acquire) ? nullptr : o;
   OpObj* dropped = nullptr;
   {
     std::lock_guard<std::mutex> lock(g_mutex);
     if (g_user_ops.count(o) == 0 || o->freed.load(std::memory_order_acquire)) return nullptr;
-    o->refs.fetch_add(2, std::memory_order_relaxed);  // the call's and the cache's
+    o->refs.fetch_add(1, std::memory_order_relaxed);  // the cache's
     dropped = std::exchange(t_last.o, o);
   }
   if (dropped != nullptr) release_op(dropped);
+  return o;
+}
+
+OpObj* acquire_op(MPI_Op op) {
+  OpObj* o = borrow_op(op);
+  if (o != nullptr && o->user) o->refs.fetch_add(1, std::memory_order_relaxed);  // the caller's
   return o;
 }
 

@@ -28,6 +28,10 @@ struct OpObj {
 // here holds a reference the caller drops with release_op().
 OpObj* acquire_op(MPI_Op op);
 void release_op(OpObj* o);
+// The same check without a reference for the caller: the op stays valid until this
+// thread checks another user op (the per-thread cache's reference keeps it). For a
+// call that uses the op only before it returns (a blocking collective).
+OpObj* borrow_op(MPI_Op op);
 MPI_Op new_user_op(MPI_User_function* fn, MPI_User_function_c* fn_c, bool commute);
 
 // Calls a user op's function on `count` elements (extent bytes apart): an int-count

@@ -81,10 +81,6 @@ void destroy(Datatype* t) {
 
 }  // namespace
 
-bool Datatype::contiguous() const {
-  return flat && flat->blocks.size() == 1 && flat->blocks[0].offset == lb && flat->blocks[0].length == ub - lb;
-}
-
 Datatype* lookup(MPI_Datatype h) {
   const auto v = reinterpret_cast<std::uintptr_t>(h);
   if (v == 0) return nullptr;

@@ -102,7 +102,9 @@ struct Datatype {
   MPI_Count extent() const { return ub - lb; }
   MPI_Count true_extent() const { return true_ub - true_lb; }
   // One element is a single run covering [lb, ub): count elements are one memcpy.
-  bool contiguous() const;
+  bool contiguous() const {  // inline: asked several times per collective call
+    return flat && flat->blocks.size() == 1 && flat->blocks[0].offset == lb && flat->blocks[0].length == ub - lb;
+  }
 };
 
 // ---- handles ---------------------------------------------------------------------
