@@ -225,7 +225,7 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
       const std::uint32_t gen = Backoff::generation();
       if (request_done(r)) break;
       if (job_aborted_now()) return aborted("MPI_Wait", r);
-      backoff.pause(gen, r->poll != nullptr);
+      backoff.pause(gen, r->poll != nullptr, r->kind == RequestObj::Kind::coll);
     }
   }
   return finish_one(r, request, status);
@@ -269,7 +269,7 @@ extern "C" int PMPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Stat
     if (next == count) break;
     RequestObj* pending = obj(array_of_requests[next]);
     if (job_aborted_now()) return aborted(call, pending);
-    backoff.pause(gen, pending->poll != nullptr);
+    backoff.pause(gen, pending->poll != nullptr, pending->kind == RequestObj::Kind::coll);
   }
   return finish_all(call, count, array_of_requests, array_of_statuses);
 }

@@ -169,7 +169,7 @@ bool comm_free(CommObj* c) {
     progress();
     if (c->nbc_running == 0) break;
     if (job_aborted()) return false;
-    backoff.pause(gen, true);
+    backoff.pause(gen, true, true);
   }
   if (c->nbc_requests > 0) {
     c->freed = true;

@@ -269,13 +269,13 @@ std::uint64_t g_engine_events = 0;
 
 std::uint32_t Backoff::generation() { return g_generation.load(std::memory_order_seq_cst); }
 
-void Backoff::pause(std::uint32_t seen_generation, bool polled_pending) {
+void Backoff::pause(std::uint32_t seen_generation, bool polled_pending, bool collective) {
   if (g_engine_events != events_) {  // the engine is moving: keep up with it
     events_ = g_engine_events;
     spins_ = yields_ = 0;
     sleep_ns_ = 10'000;
   }
-  if (spins_ < g_wait.spin_limit) {
+  if (spins_ < (collective ? g_wait.coll_spin_limit : g_wait.spin_limit)) {
     ++spins_;
     cpu_relax();
     return;
