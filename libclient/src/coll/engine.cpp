@@ -140,8 +140,6 @@ bool wait_posted(Call& k, int r) {
   // A member that exposed memory waits for our `done` of this call: no batching.
   auto seen = [&] {
     if ((d.status & layout::kDescExposed) != 0) k.urgent_done = true;
-    __builtin_prefetch(&k.b->rank(r).desc[(k.slot + 2) % layout::kCallSlots]);
-    __builtin_prefetch(&k.b->rank(r).desc[(k.slot + 3) % layout::kCallSlots]);
     return true;
   };
   // Polling here is the spin phase of the wait (bounded like wait_flag's: a rank
