@@ -74,7 +74,7 @@ namespace {
 bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
   if (reached(f.value.load(std::memory_order_acquire), target)) return true;
   // Never wait with a `done` held back: the member we wait for may be waiting for it.
-  if (k.comm->done_published != k.comm->done_upto) publish(k.comm, *k.mine);
+  flush_done(k.comm);
   k.mine->waiting_on.store(r, std::memory_order_relaxed);
   bool ok = true;
   if (current_task() != nullptr) {
@@ -149,7 +149,7 @@ bool wait_posted(Call& k, int r) {
     if (s.load(std::memory_order_acquire) == k.seq) return seen();
     cpu_relax();
   }
-  if (k.comm->done_published != k.comm->done_upto) publish(k.comm, *k.mine);
+  flush_done(k.comm);
   // `posted` reaching seq does not prove that call seq has posted: with nonblocking
   // calls a member may post a later call first (post() keeps the flag increasing). So
   // the descriptor's seq decides; the flag is what we sleep on. Reading the flag before
@@ -323,6 +323,15 @@ std::byte* scratch(CommObj* c, int which, std::size_t bytes) {
   return v.data();
 }
 
+void pack_to(const Buf& b, std::byte* to) {
+  if (b.bytes() == 0) return;
+  if (b.contiguous()) {
+    std::memcpy(to, b.data(), static_cast<std::size_t>(b.bytes()));
+  } else {
+    types::pack(*b.type, *b.flat, b.addr, b.count, to);
+  }
+}
+
 void contribute(Call& k, const Buf& src) {
   layout::CallDesc& d = my_desc(k);
   const auto bytes = static_cast<std::uint64_t>(src.bytes());
@@ -331,12 +340,7 @@ void contribute(Call& k, const Buf& src) {
   if (bytes <= kStageMax) {
     d.addr = 0;
     std::byte* to = stage_for(k, bytes);
-    if (bytes == 0) return;
-    if (src.contiguous()) {
-      std::memcpy(to, src.data(), bytes);
-    } else {
-      types::pack(*src.type, *src.flat, src.addr, src.count, to);
-    }
+    pack_to(src, to);
     return;
   }
   if (src.contiguous()) {

@@ -89,8 +89,8 @@ void post(Call& k);
 // exposed its own memory, waits until every member that may read it is done. False if
 // aborted.
 bool finish(Call& k);
-// Publishes a `done` that publish_done held back (a batched one): before the comm's
-// block goes away. Waits in the engine do it themselves.
+// Publishes a `done` that publish_done held back (a batched one): before any wait in
+// the engine that is not satisfied at once, and before the comm's block goes away.
 void flush_done(CommObj* c);
 // Marks done without waiting (used when a call ends early on invalid arguments).
 void finish_now(Call& k);
@@ -133,6 +133,9 @@ bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t
 // 0 a packed or copied contribution that is exposed, 1 fold and unpack temporaries,
 // 2 result images, 3 reduce accumulators (a NUMA leader's partial, a sliced chunk).
 std::byte* scratch(CommObj* c, int which, std::size_t bytes);
+
+// Copies the buffer's bytes to `to`, packed (a memcpy when it is contiguous).
+void pack_to(const Buf& b, std::byte* to);
 
 // Publishes `src` (bytes of a buffer, packed when non-contiguous) as this rank's
 // contribution in my_desc: staged when small, otherwise exposed (the user's memory if

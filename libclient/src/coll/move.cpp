@@ -18,16 +18,6 @@ namespace shmpi::client::coll {
 
 namespace {
 
-// Copies (packs) one piece to `to`.
-void put_piece(const Buf& b, std::uint64_t bytes, std::byte* to) {
-  if (bytes == 0) return;
-  if (b.contiguous()) {
-    std::memcpy(to, b.data(), bytes);
-  } else {
-    types::pack(*b.type, *b.flat, b.addr, b.count, to);
-  }
-}
-
 // Uniform pieces (the regular scatter and alltoall, small): all the same size and all
 // staged, so the descriptor says where each is (kDescUniform) and the piece table is
 // not written; up to kInlineBytes in all travel in the descriptor line itself, which
@@ -48,7 +38,7 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
   std::byte* to = inline_ ? reinterpret_cast<std::byte*>(d.value) : my_stage(k);
   const std::uint64_t stride = inline_ ? b : step;
   for (int j = 0, idx = 0; j < k.n; ++j) {
-    if (j != skip) put_piece(send[j], b, to + static_cast<std::uint64_t>(idx++) * stride);
+    if (j != skip) pack_to(send[j], to + static_cast<std::uint64_t>(idx++) * stride);
   }
   return true;
 }
@@ -89,7 +79,7 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
     if (j == skip || p.bytes == 0) continue;
     const Buf& b = send[j];
     if (p.addr == 0) {
-      put_piece(b, p.bytes, stage + p.stage_off);
+      pack_to(b, stage + p.stage_off);
     } else if (p.addr == 1) {
       types::pack(*b.type, *b.flat, b.addr, b.count, s + p.stage_off);
       p.addr = reinterpret_cast<std::uint64_t>(s + p.stage_off);
