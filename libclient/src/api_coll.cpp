@@ -146,17 +146,12 @@ Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
   const bool pieces = kind == PlanKind::scatter || kind == PlanKind::gather || kind == PlanKind::allgather ||
                       kind == PlanKind::alltoall;
   const std::size_t n = pieces ? static_cast<std::size_t>(c->size) : 0;
-  if (t.mode == Mode::blocking) {
-    // Sized, not cleared (a fill per call is measurable at 8 B): the fill_* calls write
-    // every entry the call reads, and an entry they leave stale belongs to a plan whose
-    // check failed, which runs without data. A request's plan is cleared: hold_types()
-    // reads every entry, and a recycled request's may name freed datatypes.
-    if (p->send.size() != n) p->send.resize(n);
-    if (p->recv.size() != n) p->recv.resize(n);
-  } else {
-    p->send.assign(n, Buf{});
-    p->recv.assign(n, Buf{});
-  }
+  // Sized, not cleared (a fill per call is measurable at 8 B): the fill_* calls write
+  // every entry the call reads, and an entry they leave stale belongs to a plan whose
+  // check failed, which runs without data (hold_types() reads only the entries the
+  // call uses, and none of a failed plan: a recycled request's may name freed types).
+  if (p->send.size() != n) p->send.resize(n);
+  if (p->recv.size() != n) p->recv.resize(n);
   p->root = 0;
   p->in_place = false;
   p->sbuf = nullptr;
@@ -191,6 +186,17 @@ int issue(Plan& p, Tail& t) {
     coll::attach(*r);
     r->persistent = true;
     r->active = false;
+    *t.request = new_request_handle(r);
+    return MPI_SUCCESS;
+  }
+  if (coll::run_at_issue(*r)) {
+    // Done already: the preset handle, unless it failed (then a request with the error).
+    if (r->status.MPI_ERROR == MPI_SUCCESS) {
+      r->dispose();
+      *t.request = coll::completed_handle();
+      return MPI_SUCCESS;
+    }
+    coll::attach(*r);
     *t.request = new_request_handle(r);
     return MPI_SUCCESS;
   }

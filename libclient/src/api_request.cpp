@@ -110,7 +110,7 @@ int check_duplicates(const char* call, int count, const MPI_Request reqs[]) {
   const std::uint32_t mark = next_mark();
   for (int i = 0; i < count; ++i) {
     RequestObj* r = obj(reqs[i]);
-    if (r == nullptr) continue;
+    if (r == nullptr || r->preset) continue;  // the preset stands for many requests
     if (r->mark == mark) {
       return raise(nullptr, MPI_ERR_REQUEST, at(call, "array_of_requests", i) + " is the same request as array_of_requests[" +
                                                  std::to_string(r->mark_index) + "]");

@@ -9,7 +9,7 @@
 # Usage: run_nbc_peer.sh mpich|openmpi TESTS_MPI_DIR
 peer=$1 src=$2
 source "$(dirname "$0")/peer_lib.sh"
-progs=(nbc_basic nbc_mixed nbc_overlap nbc_errors)
+progs=(nbc_basic nbc_mixed nbc_overlap nbc_errors nbc_issue_order)
 if [ "$peer" = mpich ]; then
   progs+=(nbc_persistent)
 else
@@ -36,6 +36,7 @@ else
   # MPI_Gather_init/MPI_Scatter_init/MPI_Allgather_init (in place) do not reread their
   # buffers at each start.
   export NBC_BASIC_ALLGATHERV_SELF_DISPLS_IGNORED=1 NBC_BASIC_IALLTOALLW_INPLACE_TYPE_SIZE=1
+  export NBC_ISSUE_ORDER_ALLGATHERV_SELF_DISPLS_IGNORED=1
   export NBC_PERSISTENT_TESTALL_ERR_IN_STATUS=1 NBC_PERSISTENT_SCATTER_GATHER_ALLGATHER_BROKEN=1
 fi
 peer_run_all "nonblocking collective" "1 2 4 8" "${progs[@]}"

@@ -172,6 +172,8 @@ bool resume(Task& t) { return run(t); }
 
 Task* current_task() { return g_current; }
 
+bool g_at_issue = false;
+
 void yield_on(layout::Flag& f, std::uint32_t target, const std::atomic<std::uint32_t>* watch, std::uint32_t watch_value) {
   Task* t = g_current;
   t->wait = &f;

@@ -57,4 +57,11 @@ void yield_on(layout::Flag& f, std::uint32_t target, const std::atomic<std::uint
 // Would resuming t do anything? (its flag moved, or it never waited)
 bool runnable(const Task& t);
 
+// True while a nonblocking call that need not wait runs at issue on the caller's stack
+// (nbc.cpp run_at_issue).
+extern bool g_at_issue;
+// The call running now is a nonblocking or persistent one (on its task, or at issue):
+// it takes the flat algorithms, as every member's copy of the call must (nbc.hpp).
+inline bool nonblocking_call() { return g_at_issue || current_task() != nullptr; }
+
 }  // namespace shmpi::client::coll

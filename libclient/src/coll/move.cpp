@@ -107,13 +107,13 @@ Source piece_from(const Call& k, int r, std::uint64_t& bytes) {
 
 int barrier(CommObj* c, std::string& why) {
   if (c->size == 1) return MPI_SUCCESS;
-  if (c == &g_world && current_task() == nullptr) {
+  if (c == &g_world && !nonblocking_call()) {
     // The world barrier's tuned algorithms (barrier.cpp) on the job segment; an
     // MPI_Ibarrier takes the communicator's block like any other nonblocking call.
     if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) return aborted(why);
     return MPI_SUCCESS;
   }
-  if (const NumaGroups& ng = numa_groups(c); ng.active && current_task() == nullptr) return numa_barrier(c, ng, why);
+  if (const NumaGroups& ng = numa_groups(c); ng.active && !nonblocking_call()) return numa_barrier(c, ng, why);
   Call k = begin(c, layout::CollKind::barrier);
   k.lazy_done = true;
   if (!reserve(k)) return aborted(why);
@@ -126,7 +126,7 @@ int barrier(CommObj* c, std::string& why) {
 }
 
 int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) {
-  if (const NumaGroups& ng = numa_groups(c); ng.active && current_task() == nullptr) {
+  if (const NumaGroups& ng = numa_groups(c); ng.active && !nonblocking_call()) {
     return numa_bcast(c, ng, buf, root, invalid, why);
   }
   Call k = begin(c, layout::CollKind::bcast);

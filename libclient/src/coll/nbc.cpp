@@ -1,5 +1,6 @@
 #include "coll/nbc.hpp"
 
+#include "coll/ready.hpp"
 #include "comm/comm.hpp"
 #include "errors.hpp"
 #include "objects.hpp"
@@ -35,20 +36,22 @@ bool poll_request(RequestObj* base) {
   return !r->running;
 }
 
-void task_main(void* arg) {
-  auto* r = static_cast<CollRequest*>(arg);
+// Runs the request's plan (on its task, or at issue) and sets its status's MPI_ERROR.
+void run_plan(CollRequest& r) {
   std::string why;
-  const int cls = run(r->plan, why);
-  // The error code is made here, on the task: the request's status is read only once
+  const int cls = run(r.plan, why);
+  // The error code is made by the run itself: the request's status is read only once
   // the task has returned.
   int code = MPI_SUCCESS;
-  if (!r->plan.ok()) {
-    code = make_error_code(r->plan.cls, r->plan.msg);
+  if (!r.plan.ok()) {
+    code = make_error_code(r.plan.cls, r.plan.msg);
   } else if (cls != MPI_SUCCESS) {
-    code = make_error_code(cls, std::string(r->plan.call) + ": " + why);
+    code = make_error_code(cls, std::string(r.plan.call) + ": " + why);
   }
-  r->status.MPI_ERROR = code;
+  r.status.MPI_ERROR = code;
 }
+
+void task_main(void* arg) { run_plan(*static_cast<CollRequest*>(arg)); }
 
 void finished(CollRequest& r) {
   unlink(r);
@@ -128,7 +131,32 @@ void attach(CollRequest& r) {
   r.raise_on_owner = &raise_on_comm;
 }
 
+bool run_at_issue(CollRequest& r) {
+  // With a call of this communicator in flight, begin() would wait for it (and the
+  // sequence numbers must go to the calls in issue order anyway).
+  if (!r.plan.ok() || r.plan.comm->nbc_running != 0 || current_task() != nullptr || !runs_through(r.plan)) return false;
+  set_empty_status(r.status);
+  g_at_issue = true;
+  run_plan(r);
+  g_at_issue = false;
+  r.active = true;
+  r.complete.store(true, std::memory_order_relaxed);
+  return true;
+}
+
+MPI_Request completed_handle() {
+  static const MPI_Request h = [] {
+    // Never destroyed (the registry holds it for the whole run).
+    auto* r = new CollRequest;
+    set_empty_status(r->status);
+    r->status.MPI_ERROR = MPI_SUCCESS;
+    return new_preset_handle(r);
+  }();
+  return h;
+}
+
 void start(CollRequest& r) {
+  if (run_at_issue(r)) return;
   set_empty_status(r.status);
   r.status.MPI_ERROR = MPI_SUCCESS;
   r.complete.store(false, std::memory_order_relaxed);

@@ -42,9 +42,17 @@ CollRequest* new_request();
 // Binds a new request to its plan's communicator (which then outlives it, see
 // comm_free()) and sets its error sink to the communicator's handler.
 void attach(CollRequest& r);
-// Starts the request's task: the call takes its sequence number now and runs until it
-// first has to wait. The request completes in progress() (at once if the call did).
+// Starts the request: the call takes its sequence number now. A call that need not
+// wait (ready.hpp runs_through) runs to its end at once, on the caller's stack, and
+// the request is complete; else its task runs until it first has to wait, and the
+// request completes in progress() (at once if the call did).
 void start(CollRequest& r);
+// The at-issue half of start(): if the call need not wait, runs it now and returns true
+// (r complete, its status's MPI_ERROR the outcome); else false, nothing done.
+bool run_at_issue(CollRequest& r);
+// The handle a nonblocking collective that completed at issue without error returns
+// (request.hpp new_preset_handle): a complete request with an empty status.
+MPI_Request completed_handle();
 
 // Resumes every in-flight task whose flag moved. True while any is in flight. Does
 // nothing when called from a task.

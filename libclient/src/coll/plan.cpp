@@ -22,10 +22,19 @@ void TypeRefs::drop() {
 }
 
 void Plan::hold_types() {
+  // A failed check runs without data; the fill_* calls wrote only what the call uses
+  // (send: the scatter root's, and alltoall's unless in place; recv: the gather root's,
+  // allgather's and alltoall's): other entries may be stale (api_coll.cpp fresh()).
+  if (!ok()) return;
+  const bool at_root = comm->rank == root;
   held.add(one.type);
-  for (const Buf& b : send) held.add(b.type);
-  for (const Buf& b : recv) held.add(b.type);
-  held.add(reducer.type);
+  if ((kind == PlanKind::scatter && at_root) || (kind == PlanKind::alltoall && !in_place)) {
+    for (const Buf& b : send) held.add(b.type);
+  }
+  if ((kind == PlanKind::gather && at_root) || kind == PlanKind::allgather || kind == PlanKind::alltoall) {
+    for (const Buf& b : recv) held.add(b.type);
+  }
+  if (kind == PlanKind::reduce) held.add(reducer.type);
 }
 
 int run(Plan& p, std::string& why) {

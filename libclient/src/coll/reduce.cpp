@@ -161,7 +161,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
                                                                    : layout::CollKind::exscan;
   if (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) {
     const NumaGroups& ng = numa_groups(c);
-    if (ng.active && ng.contiguous && current_task() == nullptr) {
+    if (ng.active && ng.contiguous && !nonblocking_call()) {
       return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
     }
   }

@@ -123,9 +123,15 @@ int destroy(RequestObj* r) {
 
 }  // namespace
 
+namespace {
+// The preset request (new_preset_handle), once registered.
+std::atomic<RequestObj*> g_preset{nullptr};
+}  // namespace
+
 RequestObj* to_request(MPI_Request r) {
   if (r == MPI_REQUEST_NULL) return nullptr;
   auto* p = reinterpret_cast<RequestObj*>(r);
+  if (p == g_preset.load(std::memory_order_relaxed)) return p;
   std::lock_guard<SpinLock> lock(g_mutex);
   return g_live.count(p) != 0 && !p->user_freed ? p : nullptr;
 }
@@ -151,6 +157,14 @@ MPI_Request new_request_handle(RequestObj* r) {
   std::lock_guard<SpinLock> lock(g_mutex);
   g_live.insert(r);
   return reinterpret_cast<MPI_Request>(r);
+}
+
+MPI_Request new_preset_handle(RequestObj* r) {
+  r->preset = true;
+  r->complete.store(true, std::memory_order_relaxed);
+  const MPI_Request h = new_request_handle(r);
+  g_preset.store(r, std::memory_order_relaxed);
+  return h;
 }
 
 MPI_Request new_completed_request(RequestObj::Kind kind, const MPI_Status& st) {
@@ -227,6 +241,7 @@ int query_request(RequestObj* r) {
 }
 
 int retire_request(RequestObj* r) {
+  if (r->preset) return MPI_SUCCESS;
   if (r->persistent) {
     r->active = false;
     return MPI_SUCCESS;

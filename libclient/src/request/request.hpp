@@ -67,6 +67,11 @@ struct RequestObj {
   MPI_Grequest_cancel_function* cancel_fn = nullptr;
   void* extra_state = nullptr;
 
+  // One object that stands for many requests, each complete from its start
+  // (new_preset_handle): the completion calls return it without freeing it, and it may
+  // appear several times in one array.
+  bool preset = false;
+
   // Owned by request.cpp / api_request.cpp.
   bool user_freed = false;   // MPI_Request_free came first: destroy on completion
   std::uint32_t mark = 0;    // duplicate detection in the multiple-completion calls
@@ -80,6 +85,11 @@ RequestObj* to_request(MPI_Request r);
 MPI_Request new_request_handle(RequestObj* r);
 // A complete request of `kind` returning `st` (MPI_ERROR: the operation's error code).
 MPI_Request new_completed_request(RequestObj::Kind kind, const MPI_Status& st);
+// Registers `r` (complete, never to be destroyed) as the process's preset request and
+// returns its handle: an operation that completed at issue without error hands this
+// out instead of a request of its own (no allocation, no registry update, and the
+// completion calls find it without the registry's lock). One preset per process.
+MPI_Request new_preset_handle(RequestObj* r);
 // Marks `r` complete and wakes completion calls sleeping on it (may run on another
 // thread). If the user freed `r` before, destroys it here (a generalized request's
 // free_fn runs first) and returns free_fn's code; else MPI_SUCCESS. `r` must not be

@@ -1,0 +1,113 @@
+// Mirrors the waits of the flat algorithms (move.cpp, reduce.cpp) for the calls that
+// stage everything: a change to where those wait must be made here too (the test
+// nbc_issue_order hangs if this file says "ready" for a call that then waits).
+#include "coll/ready.hpp"
+
+#include "coll/image.hpp"
+#include "wait.hpp"
+
+namespace shmpi::client::coll {
+
+namespace {
+
+struct Next {
+  const CommObj* c;
+  CommBlock* b;
+  std::uint32_t seq;  // the call's sequence number, once begin() has taken it
+  int slot;
+};
+
+// reserve(): every other member is done with the call kCallSlots back.
+bool reserved(const Next& x) {
+  const std::uint32_t need = x.seq - layout::kCallSlots;
+  const std::vector<std::uint32_t>& seen = x.c->seen_done;
+  const bool known = seen.size() == static_cast<std::size_t>(x.c->size);
+  for (int r = 0; r < x.c->size; ++r) {
+    if (r == x.c->rank || (known && reached(seen[static_cast<std::size_t>(r)], need))) continue;
+    if (!reached(x.b->rank(r).done.value.load(std::memory_order_acquire), need)) return false;
+  }
+  return true;
+}
+
+// wait_posted(k, r): r's descriptor of the call is there.
+bool posted(const Next& x, int r) {
+  return r == x.c->rank || x.b->rank(r).desc[x.slot].seq.load(std::memory_order_acquire) == x.seq;
+}
+
+bool all_posted(const Next& x, int lo, int hi) {
+  for (int r = lo; r <= hi; ++r) {
+    if (!posted(x, r)) return false;
+  }
+  return true;
+}
+
+bool staged(MPI_Count bytes) { return static_cast<std::uint64_t>(bytes) <= kStageMax; }
+
+// contribute_pieces() stages every piece but `skip`'s (uniform or not) exactly when
+// each fits kStageMax and all fit the slot at 64-byte steps.
+bool pieces_staged(const std::vector<Buf>& send, int skip) {
+  std::uint64_t off = 0;
+  for (int j = 0; j < static_cast<int>(send.size()); ++j) {
+    if (j == skip) continue;
+    const auto bytes = static_cast<std::uint64_t>(send[static_cast<std::size_t>(j)].bytes());
+    if (bytes > kStageMax) return false;
+    off += (bytes + 63) / 64 * 64;
+  }
+  return off <= layout::kStageSlot;
+}
+
+bool reduce_ready(const Plan& p, const Next& x) {
+  const int me = x.c->rank, n = x.c->size;
+  MPI_Count total = p.count, mine = p.count;
+  if (p.rkind == ReduceKind::reduce_scatter) {
+    total = 0;
+    for (MPI_Count m : p.counts) total += m;
+    mine = p.counts[static_cast<std::size_t>(me)];
+  }
+  if (!staged(geometry(*p.reducer.type).span(total)) || !reserved(x)) return false;
+  if (mine <= 0) return true;  // no result to fold: nothing read
+  switch (p.rkind) {
+    case ReduceKind::reduce: return me != p.root || all_posted(x, 0, n - 1);
+    case ReduceKind::allreduce:
+    case ReduceKind::reduce_scatter: return all_posted(x, 0, n - 1);
+    case ReduceKind::scan: return all_posted(x, 0, me);
+    case ReduceKind::exscan: return all_posted(x, 0, me - 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+bool runs_through(const Plan& p) {
+  const CommObj* c = p.comm;
+  if (c->block == nullptr) return false;
+  const std::uint32_t seq = c->seq + 1;
+  const Next x{c, c->block, seq, static_cast<int>(seq % layout::kCallSlots)};
+  const int me = c->rank, n = c->size;
+  switch (p.kind) {
+    case PlanKind::barrier:
+      return n == 1 || (reserved(x) && all_posted(x, 0, n - 1));
+    case PlanKind::bcast:
+      if (!staged(p.one.bytes())) return false;
+      if (me == p.root) return reserved(x);
+      // A root that exposed a large message (an erroneous truncating call) would make
+      // us offer and wait for its `done`.
+      return posted(x, p.root) && x.b->rank(p.root).desc[x.slot].addr == 0;
+    case PlanKind::scatter:
+      if (me == p.root) return pieces_staged(p.send, me) && reserved(x);
+      return posted(x, p.root);
+    case PlanKind::gather:
+      if (me != p.root) return (p.in_place || staged(p.one.bytes())) && reserved(x);
+      return reserved(x) && all_posted(x, 0, n - 1);
+    case PlanKind::allgather:
+      return staged(p.in_place ? p.recv[static_cast<std::size_t>(me)].bytes() : p.one.bytes()) && reserved(x) &&
+             all_posted(x, 0, n - 1);
+    case PlanKind::alltoall:
+      return pieces_staged(p.in_place ? p.recv : p.send, me) && reserved(x) && all_posted(x, 0, n - 1);
+    case PlanKind::reduce:
+      return reduce_ready(p, x);
+  }
+  return false;
+}
+
+}  // namespace shmpi::client::coll

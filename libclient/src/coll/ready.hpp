@@ -1,0 +1,21 @@
+// Would a nonblocking or persistent collective run to its end without waiting, if it
+// started now? (nbc.cpp run_at_issue: such a call runs at once on the caller's stack,
+// as the blocking call would, instead of on a task.)
+#pragma once
+
+#include "coll/plan.hpp"
+
+namespace shmpi::client::coll {
+
+// True only if the flat algorithm of p's call (the communicator's next sequence
+// number) would find every flag it waits for already set: its slot reserved, every
+// descriptor it reads posted, nothing of its own exposed (which would wait for the
+// readers' `done`). Reads the flags, writes nothing. Requires p.ok() and no call of
+// this communicator in flight on this rank (else begin() might wait for it).
+//
+// It must never say yes wrongly: a call run at issue that then had to wait would
+// block inside MPI_Ixxx, and MPI_Ixxx is local (MPI-4.1 6.12). False is always safe
+// (the call then runs on a task).
+bool runs_through(const Plan& p);
+
+}  // namespace shmpi::client::coll
