@@ -200,18 +200,26 @@ int issue(Plan& p, Tail& t) {
     *t.request = new_request_handle(r);
     return MPI_SUCCESS;
   }
-  p.hold_types();
-  coll::attach(*r);
   if (cls != MPI_SUCCESS) {
     // Takes part without data; frees itself when done (the plan with it).
+    coll::attach(*r);
     const std::string msg = p.msg;
     r->orphan = true;
     coll::start(*r);
     *t.request = MPI_REQUEST_NULL;
     return raise(c, cls, msg);
   }
+  // Started before it is registered: a member waiting for this rank's post should
+  // not wait for our bookkeeping too.
+  coll::start_task(*r);
+  if (!r->running && r->status.MPI_ERROR == MPI_SUCCESS) {
+    r->dispose();
+    *t.request = coll::completed_handle();
+    return MPI_SUCCESS;
+  }
+  p.hold_types();
+  coll::attach(*r);
   *t.request = new_request_handle(r);
-  coll::start(*r);
   return MPI_SUCCESS;
 }
 

@@ -156,7 +156,10 @@ MPI_Request completed_handle() {
 }
 
 void start(CollRequest& r) {
-  if (run_at_issue(r)) return;
+  if (!run_at_issue(r)) start_task(r);
+}
+
+void start_task(CollRequest& r) {
   set_empty_status(r.status);
   r.status.MPI_ERROR = MPI_SUCCESS;
   r.complete.store(false, std::memory_order_relaxed);

@@ -47,9 +47,11 @@ void attach(CollRequest& r);
 // the request is complete; else its task runs until it first has to wait, and the
 // request completes in progress() (at once if the call did).
 void start(CollRequest& r);
-// The at-issue half of start(): if the call need not wait, runs it now and returns true
-// (r complete, its status's MPI_ERROR the outcome); else false, nothing done.
+// The two halves of start(). run_at_issue: if the call need not wait, runs it now and
+// returns true (r complete, its status's MPI_ERROR the outcome); else false, nothing
+// done. start_task: runs it on its task (r.running while in flight).
 bool run_at_issue(CollRequest& r);
+void start_task(CollRequest& r);
 // The handle a nonblocking collective that completed at issue without error returns
 // (request.hpp new_preset_handle): a complete request with an empty status.
 MPI_Request completed_handle();
