@@ -127,13 +127,14 @@ bool root_bad(CommObj* c, int root, const char* call, int& rc) {
   return true;
 }
 
-// The plan to fill: the process's reused one for a blocking call (no allocation once
-// warm; MPI calls are serialized and a task never issues a blocking call), else the
-// new request's own.
+// The plan to fill: the process's reused one for a blocking or nonblocking call (no
+// allocation once warm; MPI calls are serialized and a task never issues a call; a
+// nonblocking call that cannot complete at issue moves it into its request), else the
+// new persistent request's own.
 Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
-  static Plan g_blocking;
-  Plan* p = &g_blocking;
-  if (t.mode != Mode::blocking) {
+  static Plan g_process_plan;
+  Plan* p = &g_process_plan;
+  if (t.mode == Mode::persistent) {
     t.r = coll::new_request();
     p = &t.r->plan;
   }
@@ -162,6 +163,8 @@ Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
   return *p;
 }
 
+int issue_nonblocking(Plan& p, Tail& t);
+
 // Runs, starts or keeps the plan, as the call's mode says.
 int issue(Plan& p, Tail& t) {
   CommObj* c = p.comm;
@@ -173,37 +176,50 @@ int issue(Plan& p, Tail& t) {
     if (cls != MPI_SUCCESS) return raise(c, cls, std::string(p.call) + ": " + why);
     return MPI_SUCCESS;
   }
+  if (t.mode == Mode::nonblocking) return issue_nonblocking(p, t);
   coll::CollRequest* r = t.r;
-  const int cls = p.cls;
-  if (t.mode == Mode::persistent) {
-    if (cls != MPI_SUCCESS) {
-      const std::string msg = p.msg;  // the plan goes with the request
-      r->dispose();
-      *t.request = MPI_REQUEST_NULL;
-      return raise(c, cls, msg);
-    }
-    p.hold_types();
-    coll::attach(*r);
-    r->persistent = true;
-    r->active = false;
-    *t.request = new_request_handle(r);
-    return MPI_SUCCESS;
+  if (const int cls = p.cls; cls != MPI_SUCCESS) {
+    const std::string msg = p.msg;  // the plan goes with the request
+    r->dispose();
+    *t.request = MPI_REQUEST_NULL;
+    return raise(c, cls, msg);
   }
-  if (coll::run_at_issue(*r)) {
-    // Done already: the preset handle, unless it failed (then a request with the error).
-    if (r->status.MPI_ERROR == MPI_SUCCESS) {
-      r->dispose();
+  p.hold_types();
+  coll::attach(*r);
+  r->persistent = true;
+  r->active = false;
+  *t.request = new_request_handle(r);
+  return MPI_SUCCESS;
+}
+
+// MPI_Ixxx with the process's plan: run at once if the call need not wait (the preset
+// request, or one carrying the call's error), else moved into a request and started.
+int issue_nonblocking(Plan& p, Tail& t) {
+  CommObj* c = p.comm;
+  if (coll::can_run_at_issue(p)) {
+    std::string why;
+    const int cls = coll::run_at_issue(p, why);
+    p.release();
+    if (cls == MPI_SUCCESS) {
       *t.request = coll::completed_handle();
       return MPI_SUCCESS;
     }
+    coll::CollRequest* r = coll::new_request();
+    r->plan.comm = c;
     coll::attach(*r);
+    set_empty_status(r->status);
+    r->status.MPI_ERROR = make_error_code(cls, std::string(p.call) + ": " + why);
+    r->complete.store(true, std::memory_order_relaxed);
     *t.request = new_request_handle(r);
     return MPI_SUCCESS;
   }
-  if (cls != MPI_SUCCESS) {
+  coll::CollRequest* r = coll::request_for(p);
+  Plan& q = r->plan;
+  if (!q.ok()) {
     // Takes part without data; frees itself when done (the plan with it).
     coll::attach(*r);
-    const std::string msg = p.msg;
+    const std::string msg = q.msg;
+    const int cls = q.cls;
     r->orphan = true;
     coll::start(*r);
     *t.request = MPI_REQUEST_NULL;
@@ -217,7 +233,7 @@ int issue(Plan& p, Tail& t) {
     *t.request = coll::completed_handle();
     return MPI_SUCCESS;
   }
-  p.hold_types();
+  q.hold_types();
   coll::attach(*r);
   *t.request = new_request_handle(r);
   return MPI_SUCCESS;
@@ -388,7 +404,8 @@ int alltoallw(const void* sbuf, const C* scounts, const D* sdispls, const MPI_Da
 // The op and datatype of a reduction: a user op on any committed type; a predefined op
 // on the predefined types of its groups (MPI-4.1 6.9.2); REPLACE and NO_OP belong to the
 // accumulate calls.
-// A blocking call borrows the op (borrow_op: no reference per call); a request holds one.
+// A call borrows the op (borrow_op: no reference per call); a request holds one (a
+// persistent one from here, a nonblocking one from coll::request_for).
 void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p, bool blocking) {
   if (!ck.ok()) return;
   coll::Reducer& r = p.reducer;
@@ -443,7 +460,7 @@ int reduce_call(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count c
   if (sbuf == MPI_IN_PLACE && !has_recv) ck.fail(MPI_ERR_BUFFER, "sendbuf can be MPI_IN_PLACE only at the root");
   if (has_recv) ck.not_in_place(rbuf, "recvbuf");
   if (counts == nullptr && count < 0) ck.fail(MPI_ERR_COUNT, "count " + std::to_string(count) + " is negative");
-  reducer(ck, op, dt, p, t.mode == Mode::blocking);
+  reducer(ck, op, dt, p, t.mode != Mode::persistent);
   if (ck.ok()) {
     constexpr MPI_Count kMaxCount = std::numeric_limits<MPI_Count>::max();
     MPI_Count total = count, mine = count;

@@ -28,6 +28,11 @@ struct OpObj {
 // here holds a reference the caller drops with release_op().
 OpObj* acquire_op(MPI_Op op);
 void release_op(OpObj* o);
+// Another reference on an op already held or borrowed (released with release_op()).
+inline OpObj* retain_op(OpObj* o) {
+  if (o->user) o->refs.fetch_add(1, std::memory_order_relaxed);
+  return o;
+}
 // The same check without a reference for the caller: the op stays valid until this
 // thread checks another user op (the per-thread cache's reference keeps it). For a
 // call that uses the op only before it returns (a blocking collective).

@@ -131,17 +131,38 @@ void attach(CollRequest& r) {
   r.raise_on_owner = &raise_on_comm;
 }
 
-bool run_at_issue(CollRequest& r) {
+bool can_run_at_issue(const Plan& p) {
   // With a call of this communicator in flight, begin() would wait for it (and the
   // sequence numbers must go to the calls in issue order anyway).
-  if (!r.plan.ok() || r.plan.comm->nbc_running != 0 || current_task() != nullptr || !runs_through(r.plan)) return false;
-  set_empty_status(r.status);
+  return p.ok() && p.comm->nbc_running == 0 && current_task() == nullptr && runs_through(p);
+}
+
+int run_at_issue(Plan& p, std::string& why) {
   g_at_issue = true;
-  run_plan(r);
+  const int cls = run(p, why);
   g_at_issue = false;
+  return cls;
+}
+
+bool start_at_issue(CollRequest& r) {
+  if (!can_run_at_issue(r.plan)) return false;
+  set_empty_status(r.status);
+  std::string why;
+  const int cls = run_at_issue(r.plan, why);
+  r.status.MPI_ERROR = cls == MPI_SUCCESS ? MPI_SUCCESS : make_error_code(cls, std::string(r.plan.call) + ": " + why);
   r.active = true;
   r.complete.store(true, std::memory_order_relaxed);
   return true;
+}
+
+CollRequest* request_for(Plan& p) {
+  CollRequest* r = new_request();
+  std::swap(r->plan, p);
+  // The process's plan borrowed the op (api_coll.cpp reducer): the request holds it.
+  if (r->plan.kind == PlanKind::reduce && r->plan.reducer.op != nullptr) {
+    r->plan.op.o = retain_op(const_cast<OpObj*>(r->plan.reducer.op));
+  }
+  return r;
 }
 
 MPI_Request completed_handle() {
@@ -156,7 +177,7 @@ MPI_Request completed_handle() {
 }
 
 void start(CollRequest& r) {
-  if (!run_at_issue(r)) start_task(r);
+  if (!start_at_issue(r)) start_task(r);
 }
 
 void start_task(CollRequest& r) {

@@ -47,11 +47,20 @@ void attach(CollRequest& r);
 // the request is complete; else its task runs until it first has to wait, and the
 // request completes in progress() (at once if the call did).
 void start(CollRequest& r);
-// The two halves of start(). run_at_issue: if the call need not wait, runs it now and
-// returns true (r complete, its status's MPI_ERROR the outcome); else false, nothing
-// done. start_task: runs it on its task (r.running while in flight).
-bool run_at_issue(CollRequest& r);
+// The two halves of start(). start_at_issue: if the call need not wait, runs it now
+// and returns true (r complete, its status's MPI_ERROR the outcome); else false,
+// nothing done. start_task: runs it on its task (r.running while in flight).
+bool start_at_issue(CollRequest& r);
 void start_task(CollRequest& r);
+
+// The same for a plan not in a request yet (MPI_Ixxx fills the process's plan): whether
+// the call would run to its end without waiting (and without overtaking a call of its
+// communicator in flight), and running it so (flat algorithms, as on a task).
+bool can_run_at_issue(const Plan& p);
+int run_at_issue(Plan& p, std::string& why);
+// A request that takes over p (swapped with its own recycled plan), with a reference
+// on the op p borrowed.
+CollRequest* request_for(Plan& p);
 // The handle a nonblocking collective that completed at issue without error returns
 // (request.hpp new_preset_handle): a complete request with an empty status.
 MPI_Request completed_handle();
