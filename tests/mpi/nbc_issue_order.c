@@ -418,6 +418,8 @@ int main(int argc, char** argv) {
       }
     }
   }
+  free(b.s), free(b.r), free(b.scounts), free(b.sdispls), free(b.rcounts), free(b.rdispls);
+  free(b.wsd), free(b.wrd), free(b.stypes), free(b.rtypes);
   coll_finish("nbc_issue_order");
   return 0;
 }
