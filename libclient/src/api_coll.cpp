@@ -227,7 +227,11 @@ int issue_nonblocking(Plan& p, Tail& t) {
   }
   // Started before it is registered: a member waiting for this rank's post should
   // not wait for our bookkeeping too.
-  coll::start_task(*r);
+  if (coll::can_defer(q)) {
+    coll::start_deferred(*r);
+  } else {
+    coll::start_task(*r);
+  }
   if (!r->running && r->status.MPI_ERROR == MPI_SUCCESS) {
     r->dispose();
     *t.request = coll::completed_handle();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 #include "coll/fiber.hpp"
 #include "runtime.hpp"
@@ -52,14 +53,22 @@ void flush_done(CommObj* c) {
   if (c->block != nullptr && c->done_published != c->done_upto) publish(c, c->block->rank(c->rank));
 }
 
-Call begin(CommObj* c, layout::CollKind kind) {
-  Call k(c, ++c->seq);
-  k.mine->calls.store(k.seq, std::memory_order_relaxed);
-  k.mine->waiting_kind.store(static_cast<std::uint32_t>(kind), std::memory_order_relaxed);
+std::optional<std::uint32_t> g_taken_seq;
+
+std::uint32_t take_seq(CommObj* c, layout::CollKind kind) {
+  const std::uint32_t seq = ++c->seq;
+  layout::CommRank& mine = c->block->rank(c->rank);
+  mine.calls.store(seq, std::memory_order_relaxed);
+  mine.waiting_kind.store(static_cast<std::uint32_t>(kind), std::memory_order_relaxed);
   // Batched `done` (publish_done): on entering call s, `done` >= s - kDoneBatch. A
   // member in call s waits for our done >= s - kCallSlots at most, so it waits at
   // most until we enter its call, which a collective may do (MPI-4.1 6.14).
-  if (c->done_upto - c->done_published >= kDoneBatch) publish(c, *k.mine);
+  if (c->done_upto - c->done_published >= kDoneBatch) publish(c, mine);
+  return seq;
+}
+
+Call begin(CommObj* c, layout::CollKind kind) {
+  Call k(c, g_taken_seq ? *std::exchange(g_taken_seq, std::nullopt) : take_seq(c, kind));
   // Our own call seq - kCallSlots may still be in flight (a nonblocking one, nbc.hpp):
   // no call starts before it has finished, so every call finishes less than
   // kCallSlots past done_upto (publish_done) and our own slot is free for reserve().
@@ -315,10 +324,14 @@ bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t
   return cma(k.b->member(r).pid, true, const_cast<void*>(src), remote, len, k.why);
 }
 
+std::vector<std::byte>* g_call_scratch = nullptr;
+
 std::byte* scratch(CommObj* c, int which, std::size_t bytes) {
-  // A task has its own: calls in flight on one communicator must not share them.
+  // A task has its own, and so has a deferred call run from progress(): calls in
+  // flight on one communicator must not share them.
   Task* t = current_task();
-  std::vector<std::byte>& v = t != nullptr ? t->scratch[which] : c->scratch[which];
+  std::vector<std::byte>* set = t != nullptr ? t->scratch : g_call_scratch != nullptr ? g_call_scratch : c->scratch;
+  std::vector<std::byte>& v = set[which];
   if (v.size() < bytes) v.resize(std::max(bytes, v.size() * 2));
   return v.data();
 }

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,7 +66,15 @@ struct Call {
   std::string why;
 };
 
+// Enters the communicator's next call: its sequence number, or the one take_seq()
+// took for it earlier (g_taken_seq, consumed here), and (if that call's slot was last
+// used by our own call seq - kCallSlots, still in flight) waits for that call.
 Call begin(CommObj* c, layout::CollKind kind);
+// The first step of begin(): takes the next sequence number and says so in the block.
+// A nonblocking call that waits before doing anything else takes its number at issue
+// and runs later (nbc.cpp start_deferred): then g_taken_seq holds it for its begin().
+std::uint32_t take_seq(CommObj* c, layout::CollKind kind);
+extern std::optional<std::uint32_t> g_taken_seq;
 // Waits for rank r's `posted` (or `done`) to reach the call's sequence number (or
 // `target`). False if the job was aborted.
 bool wait_posted(Call& k, int r);
@@ -133,6 +142,10 @@ bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t
 // 0 a packed or copied contribution that is exposed, 1 fold and unpack temporaries,
 // 2 result images, 3 reduce accumulators (a NUMA leader's partial, a sliced chunk).
 std::byte* scratch(CommObj* c, int which, std::size_t bytes);
+// The four scratch buffers of a call that runs neither on a task nor as the
+// communicator's blocking call (a deferred call run from progress(), nbc.cpp, maybe
+// inside a blocking call's wait); nullptr otherwise.
+extern std::vector<std::byte>* g_call_scratch;
 
 // Copies the buffer's bytes to `to`, packed (a memcpy when it is contiguous).
 void pack_to(const Buf& b, std::byte* to);

@@ -109,6 +109,7 @@ void CollRequest::dispose() {
   mark_index = 0;
   running = false;
   orphan = false;
+  deferred = false;
   next = g_spare;
   g_spare = this;
 }
@@ -177,10 +178,17 @@ MPI_Request completed_handle() {
 }
 
 void start(CollRequest& r) {
-  if (!start_at_issue(r)) start_task(r);
+  if (start_at_issue(r)) return;
+  if (can_defer(r.plan)) {
+    start_deferred(r);
+  } else {
+    start_task(r);
+  }
 }
 
-void start_task(CollRequest& r) {
+namespace {
+// In flight from now (the in-flight list, in start order).
+void set_running(CollRequest& r) {
   set_empty_status(r.status);
   r.status.MPI_ERROR = MPI_SUCCESS;
   r.complete.store(false, std::memory_order_relaxed);
@@ -188,16 +196,67 @@ void start_task(CollRequest& r) {
   r.running = true;
   ++r.plan.comm->nbc_running;
   link(r);
+}
+}  // namespace
+
+void start_task(CollRequest& r) {
+  set_running(r);
   if (launch(r.task)) finished(r);
 }
 
+bool can_defer(const Plan& p) {
+  const CommObj* c = p.comm;
+  // begin() must not have to wait for our own call seq - kCallSlots (it will not run
+  // at issue), and the calls in flight keep their order: none on this communicator.
+  return p.ok() && c->nbc_running == 0 && current_task() == nullptr && reads_first(p) &&
+         reached(c->done_upto, c->seq + 1 - layout::kCallSlots);
+}
+
+void start_deferred(CollRequest& r) {
+  set_running(r);
+  r.deferred = true;
+  r.seq = take_seq(r.plan.comm, r.plan.kind == PlanKind::bcast ? layout::CollKind::bcast : layout::CollKind::scatter);
+  const FirstWait w = first_wait(r.plan, r.seq);
+  r.task.wait = w.flag;
+  // As wait_posted: `posted` past seq (a later call posted first) wakes at its next raise.
+  const std::uint32_t now = w.flag->value.load(std::memory_order_acquire);
+  r.task.target = reached(now, r.seq) ? now + 1 : r.seq;
+  r.task.watch = w.desc_seq;
+  r.task.watch_value = r.seq;
+}
+
 bool in_flight() { return g_head != nullptr; }
+
+namespace {
+// A deferred call whose root posted (or the job aborted): runs it now if it need not
+// wait, else launches its task. True if it finished.
+bool run_deferred(CollRequest& r) {
+  r.deferred = false;
+  r.task.wait = nullptr;
+  r.task.watch = nullptr;
+  g_taken_seq = r.seq;
+  if (runs_through(r.plan, r.seq)) {
+    // progress() may run inside a blocking call's wait: its own scratch, not the
+    // communicator's, which that call may be using.
+    std::string why;
+    g_call_scratch = r.scratch;
+    const int cls = run_at_issue(r.plan, why);
+    g_call_scratch = nullptr;
+    g_taken_seq.reset();  // consumed by begin(); never left for another call
+    r.status.MPI_ERROR = cls == MPI_SUCCESS ? MPI_SUCCESS : make_error_code(cls, std::string(r.plan.call) + ": " + why);
+    return true;
+  }
+  const bool done = launch(r.task);  // its begin() takes g_taken_seq before any wait
+  g_taken_seq.reset();
+  return done;
+}
+}  // namespace
 
 bool progress() {
   if (g_head == nullptr || current_task() != nullptr) return g_head != nullptr;
   for (CollRequest* r = g_head; r != nullptr;) {
     CollRequest* next = r->next;
-    if (runnable(r->task) && resume(r->task)) finished(*r);
+    if (runnable(r->task) && (r->deferred ? run_deferred(*r) : resume(r->task))) finished(*r);
     r = next;
   }
   return g_head != nullptr;

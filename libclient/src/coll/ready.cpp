@@ -78,10 +78,21 @@ bool reduce_ready(const Plan& p, const Next& x) {
 
 }  // namespace
 
-bool runs_through(const Plan& p) {
+bool runs_through(const Plan& p) { return runs_through(p, p.comm->seq + 1); }
+
+bool reads_first(const Plan& p) {
+  if (p.comm->rank == p.root || p.comm->block == nullptr) return false;
+  return (p.kind == PlanKind::bcast && staged(p.one.bytes())) || p.kind == PlanKind::scatter;
+}
+
+FirstWait first_wait(const Plan& p, std::uint32_t seq) {
+  layout::CommRank& root = p.comm->block->rank(p.root);
+  return {&root.posted, &root.desc[seq % layout::kCallSlots].seq};
+}
+
+bool runs_through(const Plan& p, std::uint32_t seq) {
   const CommObj* c = p.comm;
   if (c->block == nullptr) return false;
-  const std::uint32_t seq = c->seq + 1;
   const Next x{c, c->block, seq, static_cast<int>(seq % layout::kCallSlots)};
   const int me = c->rank, n = c->size;
   switch (p.kind) {

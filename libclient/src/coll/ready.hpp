@@ -17,5 +17,18 @@ namespace shmpi::client::coll {
 // block inside MPI_Ixxx, and MPI_Ixxx is local (MPI-4.1 6.12). False is always safe
 // (the call then runs on a task).
 bool runs_through(const Plan& p);
+// The same for the call numbered `seq` (taken earlier, nbc.cpp start_deferred).
+bool runs_through(const Plan& p, std::uint32_t seq);
+
+// A call whose first wait comes before it writes anything a member reads (a small bcast
+// or a scatter, not at the root: begin, then wait for the root's post): it can take its
+// sequence number at issue and run later, once that post is there. The root's flag and
+// descriptor word that say so, for the call numbered `seq`.
+bool reads_first(const Plan& p);
+struct FirstWait {
+  layout::Flag* flag;
+  const std::atomic<std::uint32_t>* desc_seq;
+};
+FirstWait first_wait(const Plan& p, std::uint32_t seq);
 
 }  // namespace shmpi::client::coll
