@@ -16,7 +16,8 @@
  * last larger than a staging slot, so data is read from the writer's memory), roots 0
  * and np-1, orders ascending, descending and root last; and, with MPI 4, the persistent
  * MPI_Bcast_init/MPI_Allreduce_init/MPI_Reduce_init started in the same way; one rank
- * 100 calls ahead of the others (MPI_Ibcast root, MPI_Igather sender). Every
+ * 100 calls ahead of the others (MPI_Ibcast root, MPI_Igather sender), and k = 0..40
+ * MPI_Ibcast calls ahead before an MPI_Iallreduce. Every
  * received element is checked exactly. Then requests of calls that completed at issue
  * are completed together: MPI_Waitall, MPI_Testall, MPI_Waitany, MPI_Waitsome and
  * MPI_Request_get_status over several of them (each its own request to the user).
@@ -367,6 +368,37 @@ int main(int argc, char** argv) {
         }
       }
     }
+  }
+
+  /* Rank 0 ahead by k MPI_Ibcast (its root) and then one MPI_Iallreduce, for k = 0 to 40,
+   * before anyone else enters them: an implementation whose root calls complete at issue
+   * has run k calls ahead, and the MPI_Iallreduce must still return at once whatever
+   * room for calls in flight that left it. */
+  for (int k = 0; k <= 40; ++k) {
+    static int v[41][4], red[4];
+    static MPI_Request rq[42];
+    const int first = call + 1;
+    call += k + 1;
+    for (int j = 0; j < k; ++j) {
+      for (int i = 0; i < 4; ++i) v[j][i] = me == 0 ? val(first + j, 0, 0, i) : SENT;
+    }
+    for (int i = 0; i < 4; ++i) red[i] = SENT;
+    int* mine = ints(4);
+    for (int i = 0; i < 4; ++i) mine[i] = val(first + k, me, 0, i);
+    g_what = "Iallreduce (after MPI_Ibcast calls ahead)";
+    int token = 0;
+    if (me > 0) CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, me - 1, TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    alarm(LIMIT_S);
+    for (int j = 0; j < k; ++j) CHECK_MPI(MPI_Ibcast(v[j], 4, MPI_INT, 0, MPI_COMM_WORLD, &rq[j]));
+    CHECK_MPI(MPI_Iallreduce(mine, red, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[k]));
+    alarm(0);
+    if (me + 1 < np) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, me + 1, TOKEN, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Waitall(k + 1, rq, STATUSES_IGNORE));
+    for (int j = 0; j < k; ++j) {
+      for (int i = 0; i < 4; ++i) EXPECT(v[j][i] == val(first + j, 0, 0, i), "k=%d: bcast %d element %d", k, j, i);
+    }
+    for (int i = 0; i < 4; ++i) EXPECT(red[i] == sum(first + k, 0, np - 1, i), "k=%d: allreduce element %d", k, i);
+    free(mine);
   }
 
   /* Several requests of calls that may have completed at issue, completed together:

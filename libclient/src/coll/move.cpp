@@ -114,10 +114,14 @@ int barrier(CommObj* c, std::string& why) {
     return MPI_SUCCESS;
   }
   if (const NumaGroups& ng = numa_groups(c); ng.active && !nonblocking_call()) return numa_barrier(c, ng, why);
+  const Part part = coll::part();
   Call k = begin(c, layout::CollKind::barrier);
   k.lazy_done = true;
-  if (!reserve(k)) return aborted(why);
-  post(k);
+  if (part != Part::after_post) {
+    if (!reserve(k)) return aborted(why);
+    post(k);
+    if (part == Part::until_posted) return MPI_SUCCESS;
+  }
   for (int r = 0; r < k.n; ++r) {
     if (r != k.me && !wait_posted(k, r)) return aborted(why);
   }

@@ -110,6 +110,7 @@ void CollRequest::dispose() {
   running = false;
   orphan = false;
   deferred = false;
+  posted = false;
   next = g_spare;
   g_spare = this;
 }
@@ -207,48 +208,92 @@ void start_task(CollRequest& r) {
 bool can_defer(const Plan& p) {
   const CommObj* c = p.comm;
   // begin() must not have to wait for our own call seq - kCallSlots (it will not run
-  // at issue), and the calls in flight keep their order: none on this communicator.
-  return p.ok() && c->nbc_running == 0 && current_task() == nullptr && reads_first(p) &&
-         reached(c->done_upto, c->seq + 1 - layout::kCallSlots);
+  // on a task), and the calls in flight keep their order: none on this communicator.
+  return p.ok() && c->nbc_running == 0 && current_task() == nullptr &&
+         reached(c->done_upto, c->seq + 1 - layout::kCallSlots) && (reads_first(p) || posts_first(p));
 }
+
+namespace {
+// Points the deferred call's wait at the next member whose post it needs: false if none.
+bool watch_next_post(CollRequest& r) {
+  const int m = missing_post(r.plan, r.seq);
+  if (m < 0) return false;
+  const PostOf w = post_of(r.plan, m, r.seq);
+  r.task.wait = w.flag;  // not read here: a miss on the member's line (sleep_on_oldest)
+  r.task.target = r.seq;
+  r.task.watch = w.desc_seq;
+  r.task.watch_value = r.seq;
+  return true;
+}
+
+// Runs the plan on the caller's stack, flat, with the request's scratch (progress() may
+// run inside a blocking call's wait, and that call may be using the communicator's).
+int run_inline(CollRequest& r, std::string& why) {
+  g_call_scratch = r.scratch;
+  const int cls = run_at_issue(r.plan, why);
+  g_call_scratch = nullptr;
+  return cls;
+}
+
+void set_outcome(CollRequest& r, int cls, const std::string& why) {
+  r.status.MPI_ERROR = cls == MPI_SUCCESS ? MPI_SUCCESS : make_error_code(cls, std::string(r.plan.call) + ": " + why);
+}
+}  // namespace
 
 void start_deferred(CollRequest& r) {
   set_running(r);
   r.deferred = true;
-  r.seq = take_seq(r.plan.comm, r.plan.kind == PlanKind::bcast ? layout::CollKind::bcast : layout::CollKind::scatter);
-  const FirstWait w = first_wait(r.plan, r.seq);
-  r.task.wait = w.flag;
-  // As wait_posted: `posted` past seq (a later call posted first) wakes at its next raise.
-  const std::uint32_t now = w.flag->value.load(std::memory_order_acquire);
-  r.task.target = reached(now, r.seq) ? now + 1 : r.seq;
-  r.task.watch = w.desc_seq;
-  r.task.watch_value = r.seq;
+  r.posted = posts_first(r.plan);
+  if (r.posted) {
+    // Up to its post now (begin() takes the number); the rest waits for the others.
+    g_part = Part::until_posted;
+    std::string why;
+    const int cls = run_inline(r, why);
+    g_part = Part::whole;
+    r.seq = r.plan.comm->seq;
+    if (cls != MPI_SUCCESS) {
+      r.deferred = false;
+      set_outcome(r, cls, why);
+      finished(r);
+      return;
+    }
+  } else {
+    r.seq = take_seq(r.plan.comm, r.plan.kind == PlanKind::bcast ? layout::CollKind::bcast : layout::CollKind::scatter);
+  }
+  if (!watch_next_post(r)) {  // runnable at once
+    r.task.wait = nullptr;
+    r.task.watch = nullptr;
+  }
 }
 
 bool in_flight() { return g_head != nullptr; }
 
 namespace {
-// A deferred call whose root posted (or the job aborted): runs it now if it need not
-// wait, else launches its task. True if it finished.
+// A deferred call whose awaited post is there (or the job aborted): runs the call, or
+// its part after the post, now if it need not wait, else on its task. A call that
+// posted at issue and still misses a post stays deferred. True if it finished.
 bool run_deferred(CollRequest& r) {
+  if (!runs_through(r.plan, r.seq)) {
+    if (r.posted && !job_aborted() && watch_next_post(r)) return false;
+    r.deferred = false;
+    g_taken_seq = r.seq;  // its begin() takes it before any wait
+    g_part = r.posted ? Part::after_post : Part::whole;
+    const bool done = launch(r.task);
+    g_taken_seq.reset();
+    g_part = Part::whole;
+    return done;
+  }
   r.deferred = false;
   r.task.wait = nullptr;
   r.task.watch = nullptr;
   g_taken_seq = r.seq;
-  if (runs_through(r.plan, r.seq)) {
-    // progress() may run inside a blocking call's wait: its own scratch, not the
-    // communicator's, which that call may be using.
-    std::string why;
-    g_call_scratch = r.scratch;
-    const int cls = run_at_issue(r.plan, why);
-    g_call_scratch = nullptr;
-    g_taken_seq.reset();  // consumed by begin(); never left for another call
-    r.status.MPI_ERROR = cls == MPI_SUCCESS ? MPI_SUCCESS : make_error_code(cls, std::string(r.plan.call) + ": " + why);
-    return true;
-  }
-  const bool done = launch(r.task);  // its begin() takes g_taken_seq before any wait
-  g_taken_seq.reset();
-  return done;
+  g_part = r.posted ? Part::after_post : Part::whole;
+  std::string why;
+  const int cls = run_inline(r, why);
+  g_taken_seq.reset();  // consumed by begin(); never left for another call
+  g_part = Part::whole;
+  set_outcome(r, cls, why);
+  return true;
 }
 }  // namespace
 
@@ -265,7 +310,16 @@ bool progress() {
 void sleep_on_oldest(long timeout_ns) {
   for (CollRequest* r = g_head; r != nullptr; r = r->next) {
     if (layout::Flag* f = r->task.wait) {
-      const std::uint32_t target = r->task.target;
+      std::uint32_t target = r->task.target;
+      // A task watching a descriptor sleeps until `posted` moves: it may be past the
+      // call's number already (a later call posted first), then it wakes at the next post.
+      // The flag is read before the descriptor (as wait_posted): a post after the
+      // descriptor check raises the flag past `now`.
+      if (r->task.watch != nullptr) {
+        const std::uint32_t now = f->value.load(std::memory_order_acquire);
+        if (r->task.watch->load(std::memory_order_acquire) == r->task.watch_value) return;
+        if (reached(now, target)) target = now + 1;
+      }
       sleep_on_flag(*f, timeout_ns, [target](std::uint32_t seen) { return reached(seen, target); });
       return;
     }

@@ -30,8 +30,10 @@ struct CollRequest : RequestObj {
   bool running = false;  // its task is in flight
   bool orphan = false;   // no user handle (a rank sitting out with bad arguments): freed when done
   // Started without its task (start_deferred): `seq` is the call's number, task.wait
-  // and task.watch the root's post it waits for first.
+  // and task.watch the member's post it waits for next; `posted`: it ran up to its own
+  // post at issue.
   bool deferred = false;
+  bool posted = false;
   std::uint32_t seq = 0;
   CollRequest* prev = nullptr;  // the in-flight list, in start order
   CollRequest* next = nullptr;
@@ -56,10 +58,11 @@ void start(CollRequest& r);
 // nothing done. start_task: runs it on its task (r.running while in flight).
 bool start_at_issue(CollRequest& r);
 void start_task(CollRequest& r);
-// A call that waits before it writes anything (ready.hpp reads_first) and is not ready
-// yet: takes its sequence number now; progress() runs it once the root's post is there,
-// at once if it then need not wait, else on its task (no task, no stack switch, until
-// then). can_defer: whether the call is such and its number can be taken now.
+// A call that is not ready but waits only for members' posts at first (ready.hpp
+// reads_first, posts_first): takes its sequence number now (and runs up to its own post,
+// if that comes first); progress() runs the rest once those posts are there, at once
+// if it then need not wait, else on its task (no task, no stack switch, until then).
+// can_defer: whether the call is such and its number can be taken now.
 bool can_defer(const Plan& p);
 void start_deferred(CollRequest& r);
 

@@ -56,38 +56,79 @@ bool pieces_staged(const std::vector<Buf>& send, int skip) {
   return off <= layout::kStageSlot;
 }
 
-bool reduce_ready(const Plan& p, const Next& x) {
-  const int me = x.c->rank, n = x.c->size;
+// A reduction's staged path: whether it is staged, and the members whose posts this
+// rank reads (lo..hi; none when hi < lo).
+struct Folds {
+  bool staged;
+  int lo, hi;
+};
+Folds reduce_folds(const Plan& p) {
+  const int me = p.comm->rank, n = p.comm->size;
   MPI_Count total = p.count, mine = p.count;
   if (p.rkind == ReduceKind::reduce_scatter) {
     total = 0;
     for (MPI_Count m : p.counts) total += m;
     mine = p.counts[static_cast<std::size_t>(me)];
   }
-  if (!staged(geometry(*p.reducer.type).span(total)) || !reserved(x)) return false;
-  if (mine <= 0) return true;  // no result to fold: nothing read
+  Folds f{staged(geometry(*p.reducer.type).span(total)), 0, -1};
+  if (mine <= 0) return f;  // no result to fold: nothing read
   switch (p.rkind) {
-    case ReduceKind::reduce: return me != p.root || all_posted(x, 0, n - 1);
+    case ReduceKind::reduce: f.hi = me == p.root ? n - 1 : -1; break;
     case ReduceKind::allreduce:
-    case ReduceKind::reduce_scatter: return all_posted(x, 0, n - 1);
-    case ReduceKind::scan: return all_posted(x, 0, me);
-    case ReduceKind::exscan: return all_posted(x, 0, me - 1);
+    case ReduceKind::reduce_scatter: f.hi = n - 1; break;
+    case ReduceKind::scan: f.hi = me; break;
+    case ReduceKind::exscan: f.hi = me - 1; break;
   }
-  return false;
+  return f;
+}
+
+bool reduce_ready(const Plan& p, const Next& x) {
+  const Folds f = reduce_folds(p);
+  return f.staged && reserved(x) && all_posted(x, f.lo, f.hi);
+}
+
+// The members whose posts a barrier or staged reduction waits for (after its own).
+bool posted_waits(const Plan& p, int& lo, int& hi) {
+  if (p.kind == PlanKind::barrier) {
+    lo = 0, hi = p.comm->size - 1;
+    return p.comm->size > 1;
+  }
+  if (p.kind != PlanKind::reduce) return false;
+  const Folds f = reduce_folds(p);
+  lo = f.lo, hi = f.hi;
+  return f.staged && hi >= lo;
 }
 
 }  // namespace
 
 bool runs_through(const Plan& p) { return runs_through(p, p.comm->seq + 1); }
 
+bool posts_first(const Plan& p) {
+  if (p.comm->block == nullptr) return false;
+  int lo = 0, hi = -1;
+  if (!posted_waits(p, lo, hi)) return false;
+  const std::uint32_t seq = p.comm->seq + 1;
+  return reserved(Next{p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)});
+}
+
+int missing_post(const Plan& p, std::uint32_t seq) {
+  const Next x{p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)};
+  int lo = p.root, hi = p.root;  // bcast, scatter: the root
+  if (p.kind != PlanKind::bcast && p.kind != PlanKind::scatter && !posted_waits(p, lo, hi)) return -1;
+  for (int r = lo; r <= hi; ++r) {
+    if (!posted(x, r)) return r;
+  }
+  return -1;
+}
+
+PostOf post_of(const Plan& p, int r, std::uint32_t seq) {
+  layout::CommRank& m = p.comm->block->rank(r);
+  return {&m.posted, &m.desc[seq % layout::kCallSlots].seq};
+}
+
 bool reads_first(const Plan& p) {
   if (p.comm->rank == p.root || p.comm->block == nullptr) return false;
   return (p.kind == PlanKind::bcast && staged(p.one.bytes())) || p.kind == PlanKind::scatter;
-}
-
-FirstWait first_wait(const Plan& p, std::uint32_t seq) {
-  layout::CommRank& root = p.comm->block->rank(p.root);
-  return {&root.posted, &root.desc[seq % layout::kCallSlots].seq};
 }
 
 bool runs_through(const Plan& p, std::uint32_t seq) {

@@ -20,15 +20,21 @@ bool runs_through(const Plan& p);
 // The same for the call numbered `seq` (taken earlier, nbc.cpp start_deferred).
 bool runs_through(const Plan& p, std::uint32_t seq);
 
-// A call whose first wait comes before it writes anything a member reads (a small bcast
-// or a scatter, not at the root: begin, then wait for the root's post): it can take its
-// sequence number at issue and run later, once that post is there. The root's flag and
-// descriptor word that say so, for the call numbered `seq`.
+// Calls that need not run on a task when they must wait (nbc.cpp start_deferred):
+//  reads_first: its first wait comes before it writes anything a member reads (a small
+//    bcast or a scatter, not at the root: begin, then wait for the root's post); it can
+//    take its sequence number at issue and run once that post is there;
+//  posts_first: a barrier or a staged reduction whose slot is free: everything up to
+//    its post can run at issue, and all it waits for afterwards is other members' posts.
 bool reads_first(const Plan& p);
-struct FirstWait {
+bool posts_first(const Plan& p);
+// For such a call numbered `seq`: the first member whose post it still waits for, or -1.
+int missing_post(const Plan& p, std::uint32_t seq);
+// Member r's `posted` flag (to sleep on) and descriptor word of call `seq` (to watch).
+struct PostOf {
   layout::Flag* flag;
   const std::atomic<std::uint32_t>* desc_seq;
 };
-FirstWait first_wait(const Plan& p, std::uint32_t seq);
+PostOf post_of(const Plan& p, int r, std::uint32_t seq);
 
 }  // namespace shmpi::client::coll

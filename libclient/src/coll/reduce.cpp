@@ -165,11 +165,12 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
     }
   }
+  const Part part = coll::part();  // a split run is always staged (ready.cpp)
   Call k = begin(c, ck);
   k.lazy_done = true;
   k.may_read = &may_read_input;
   k.reader_arg = root * 8 + static_cast<int>(kind);
-  if (!reserve(k)) return aborted(why);
+  if (part != Part::after_post && !reserve(k)) return aborted(why);
   layout::CallDesc& d = my_desc(k);
   if (invalid) {
     post_invalid(k, k.me);
@@ -190,11 +191,14 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   }
   const bool staged = static_cast<std::uint64_t>(in_span) <= kStageMax;
 
-  // In place, the input is overwritten by results while others may read it.
-  contribute_image(k, in_img, in_span, in_place);
-  if (!staged) in_img = reinterpret_cast<const std::byte*>(d.addr);
-  d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
-  post(k);
+  if (part != Part::after_post) {
+    // In place, the input is overwritten by results while others may read it.
+    contribute_image(k, in_img, in_span, in_place);
+    if (!staged) in_img = reinterpret_cast<const std::byte*>(d.addr);
+    d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
+    post(k);
+    if (part == Part::until_posted) return MPI_SUCCESS;
+  }
 
   bool ok = true;
   auto ready = [&](int r) {
