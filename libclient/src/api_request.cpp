@@ -213,16 +213,16 @@ struct Scan {
 }  // namespace
 
 extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
+  if (request != nullptr && is_preset(*request)) {  // a collective complete at issue
+    *request = MPI_REQUEST_NULL;
+    empty_status(status);
+    return MPI_SUCCESS;
+  }
   int rc = MPI_SUCCESS;
   RequestObj* r = request_arg("MPI_Wait", request, true, rc);
   if (r == nullptr || inactive(r)) {
     if (rc == MPI_SUCCESS) empty_status(status);
     return rc;
-  }
-  if (r->preset) {  // a collective that completed at issue: its status is empty
-    *request = MPI_REQUEST_NULL;
-    empty_status(status);
-    return MPI_SUCCESS;
   }
   if (!request_done(r)) {
     Backoff backoff;

@@ -123,10 +123,7 @@ int destroy(RequestObj* r) {
 
 }  // namespace
 
-namespace {
-// The preset request (new_preset_handle), once registered.
 std::atomic<RequestObj*> g_preset{nullptr};
-}  // namespace
 
 RequestObj* to_request(MPI_Request r) {
   if (r == MPI_REQUEST_NULL) return nullptr;

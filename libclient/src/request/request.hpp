@@ -90,6 +90,11 @@ MPI_Request new_completed_request(RequestObj::Kind kind, const MPI_Status& st);
 // out instead of a request of its own (no allocation, no registry update, and the
 // completion calls find it without the registry's lock). One preset per process.
 MPI_Request new_preset_handle(RequestObj* r);
+// The preset request once registered, else nullptr.
+extern std::atomic<RequestObj*> g_preset;
+inline bool is_preset(MPI_Request h) {
+  return h != MPI_REQUEST_NULL && reinterpret_cast<RequestObj*>(h) == g_preset.load(std::memory_order_relaxed);
+}
 // Marks `r` complete and wakes completion calls sleeping on it (may run on another
 // thread). If the user freed `r` before, destroys it here (a generalized request's
 // free_fn runs first) and returns free_fn's code; else MPI_SUCCESS. `r` must not be
