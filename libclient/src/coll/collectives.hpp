@@ -15,7 +15,7 @@
 
 namespace shmpi::client::coll {
 
-int barrier(CommObj* c, std::string& why);
+int barrier(CommObj* c, std::string& why, Part part = Part::whole);
 int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why);
 // send: n pieces at the root (ignored elsewhere); recv_in_place: the root keeps its piece.
 int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why);
@@ -44,6 +44,6 @@ enum class ReduceKind { reduce, allreduce, reduce_scatter, scan, exscan };
 // (x0 o x1 o ... o x(n-1)), for commutative ops too: results are the same bits on every
 // run and every rank.
 int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count count, const MPI_Count* counts,
-           const Reducer& op, int root, bool in_place, bool invalid, std::string& why);
+           const Reducer& op, int root, bool in_place, bool invalid, std::string& why, Part part = Part::whole);
 
 }  // namespace shmpi::client::coll

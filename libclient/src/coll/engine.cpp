@@ -54,7 +54,6 @@ void flush_done(CommObj* c) {
 }
 
 std::optional<std::uint32_t> g_taken_seq;
-Part g_part = Part::whole;
 
 std::uint32_t take_seq(CommObj* c, layout::CollKind kind) {
   const std::uint32_t seq = ++c->seq;

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "coll/comm_block.hpp"
@@ -76,14 +75,11 @@ Call begin(CommObj* c, layout::CollKind kind);
 // and runs later (nbc.cpp start_deferred): then g_taken_seq holds it for its begin().
 std::uint32_t take_seq(CommObj* c, layout::CollKind kind);
 extern std::optional<std::uint32_t> g_taken_seq;
-// How much of a call the next collective function runs (nbc.cpp start_deferred): all
-// of it; only up to its post (a nonblocking call whose waits all come after its post,
-// run at issue: the rest waits for those posts without a task); or the rest after that
-// post (its begin() takes g_taken_seq). Only barrier() and reduce() split; each
-// consumes the value at its start (part()).
+// How much of a call barrier() and reduce() run (nbc.cpp start_deferred, through
+// Plan::part): all of it; only up to its post (a nonblocking call whose waits all come
+// after its post, run at issue: the rest waits for those posts without a task); or the
+// rest after that post (its begin() takes g_taken_seq).
 enum class Part : std::uint8_t { whole, until_posted, after_post };
-extern Part g_part;
-inline Part part() { return std::exchange(g_part, Part::whole); }
 // Waits for rank r's `posted` (or `done`) to reach the call's sequence number (or
 // `target`). False if the job was aborted.
 bool wait_posted(Call& k, int r);

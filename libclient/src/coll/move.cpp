@@ -105,7 +105,7 @@ Source piece_from(const Call& k, int r, std::uint64_t& bytes) {
 
 }  // namespace
 
-int barrier(CommObj* c, std::string& why) {
+int barrier(CommObj* c, std::string& why, Part part) {
   if (c->size == 1) return MPI_SUCCESS;
   if (c == &g_world && !nonblocking_call()) {
     // The world barrier's tuned algorithms (barrier.cpp) on the job segment; an
@@ -114,7 +114,6 @@ int barrier(CommObj* c, std::string& why) {
     return MPI_SUCCESS;
   }
   if (const NumaGroups& ng = numa_groups(c); ng.active && !nonblocking_call()) return numa_barrier(c, ng, why);
-  const Part part = coll::part();
   Call k = begin(c, layout::CollKind::barrier);
   k.lazy_done = true;
   if (part != Part::after_post) {

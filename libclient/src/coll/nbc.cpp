@@ -40,6 +40,7 @@ bool poll_request(RequestObj* base) {
 void run_plan(CollRequest& r) {
   std::string why;
   const int cls = run(r.plan, why);
+  r.plan.part = Part::whole;  // a deferred call's rest (run_deferred): once
   // The error code is made by the run itself: the request's status is read only once
   // the task has returned.
   int code = MPI_SUCCESS;
@@ -244,10 +245,10 @@ void start_deferred(CollRequest& r) {
   r.posted = posts_first(r.plan);
   if (r.posted) {
     // Up to its post now (begin() takes the number); the rest waits for the others.
-    g_part = Part::until_posted;
+    r.plan.part = Part::until_posted;
     std::string why;
     const int cls = run_inline(r, why);
-    g_part = Part::whole;
+    r.plan.part = Part::whole;
     r.seq = r.plan.comm->seq;
     if (cls != MPI_SUCCESS) {
       r.deferred = false;
@@ -275,21 +276,20 @@ bool run_deferred(CollRequest& r) {
     if (r.posted && !job_aborted() && watch_next_post(r)) return false;
     r.deferred = false;
     g_taken_seq = r.seq;  // its begin() takes it before any wait
-    g_part = r.posted ? Part::after_post : Part::whole;
+    r.plan.part = r.posted ? Part::after_post : Part::whole;  // read by the task's first step
     const bool done = launch(r.task);
     g_taken_seq.reset();
-    g_part = Part::whole;
     return done;
   }
   r.deferred = false;
   r.task.wait = nullptr;
   r.task.watch = nullptr;
   g_taken_seq = r.seq;
-  g_part = r.posted ? Part::after_post : Part::whole;
+  r.plan.part = r.posted ? Part::after_post : Part::whole;
   std::string why;
   const int cls = run_inline(r, why);
+  r.plan.part = Part::whole;
   g_taken_seq.reset();  // consumed by begin(); never left for another call
-  g_part = Part::whole;
   set_outcome(r, cls, why);
   return true;
 }

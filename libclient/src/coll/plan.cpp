@@ -41,7 +41,7 @@ int run(Plan& p, std::string& why) {
   const bool invalid = !p.ok();
   switch (p.kind) {
     case PlanKind::barrier:
-      return barrier(p.comm, why);
+      return barrier(p.comm, why, p.part);
     case PlanKind::bcast:
       return bcast(p.comm, p.one, p.root, invalid, why);
     case PlanKind::scatter:
@@ -54,7 +54,7 @@ int run(Plan& p, std::string& why) {
       return alltoall(p.comm, p.send.data(), p.recv.data(), p.in_place, invalid, why);
     case PlanKind::reduce:
       return reduce(p.comm, p.rkind, p.sbuf, p.rbuf, p.count, p.counts.empty() ? nullptr : p.counts.data(), p.reducer,
-                    p.root, p.in_place, invalid, why);
+                    p.root, p.in_place, invalid, why, p.part);
   }
   return MPI_ERR_INTERN;
 }

@@ -78,6 +78,10 @@ struct Plan {
   // (hold_types()); empty for a blocking call.
   TypeRefs held;
 
+  // How much of a barrier or reduction run() does (engine.hpp Part): set around one run
+  // by nbc.cpp's deferred calls, else whole.
+  Part part = Part::whole;
+
   bool ok() const { return cls == MPI_SUCCESS; }
   // Takes a reference on every datatype the plan uses (MPI_Type_free may come before
   // the call completes, MPI-4.1 5.1.8).

@@ -153,7 +153,7 @@ Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* coun
 }  // namespace
 
 int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count count, const MPI_Count* counts,
-           const Reducer& op, int root, bool in_place, bool invalid, std::string& why) {
+           const Reducer& op, int root, bool in_place, bool invalid, std::string& why, Part part) {
   const layout::CollKind ck = kind == ReduceKind::reduce           ? layout::CollKind::reduce
                               : kind == ReduceKind::allreduce      ? layout::CollKind::allreduce
                               : kind == ReduceKind::reduce_scatter ? layout::CollKind::reduce_scatter
@@ -165,7 +165,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
     }
   }
-  const Part part = coll::part();  // a split run is always staged (ready.cpp)
+  // A split run (part) is always staged (ready.cpp posts_first).
   Call k = begin(c, ck);
   k.lazy_done = true;
   k.may_read = &may_read_input;
