@@ -1,8 +1,5 @@
 #include "coll/nbc.hpp"
 
-#include <atomic>
-#include <cstdint>
-
 #include "coll/ready.hpp"
 #include "comm/comm.hpp"
 #include "errors.hpp"
@@ -86,42 +83,6 @@ constexpr bool kRecycle = true;
 #endif
 CollRequest* g_spare = nullptr;
 
-// The pool recycled requests come from (request.hpp set_request_pool): chunks that are
-// never freed, so that a handle is checked by its address alone. A process with more
-// requests alive at once than the pool holds gets ordinary ones beyond it (registry).
-constexpr std::size_t kChunk = 32, kMaxChunks = 64;
-std::atomic<CollRequest*> g_chunks[kMaxChunks];
-std::atomic<std::size_t> g_nchunks{0};
-
-bool pool_owns(const RequestObj* p) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  const std::size_t n = g_nchunks.load(std::memory_order_acquire);
-  for (std::size_t i = 0; i < n; ++i) {
-    CollRequest* c = g_chunks[i].load(std::memory_order_relaxed);
-    const auto lo = reinterpret_cast<std::uintptr_t>(static_cast<RequestObj*>(&c[0]));
-    if (a < lo || a >= lo + kChunk * sizeof(CollRequest)) continue;
-    const std::size_t k = (a - lo) / sizeof(CollRequest);
-    return static_cast<const RequestObj*>(&c[k]) == p;
-  }
-  return false;
-}
-
-// A chunk of pooled requests onto the free list; false when the pool is full.
-bool grow_pool() {
-  const std::size_t n = g_nchunks.load(std::memory_order_relaxed);
-  if (n == kMaxChunks) return false;
-  auto* c = new CollRequest[kChunk];
-  for (std::size_t k = kChunk; k-- > 0;) {
-    c[k].pooled = true;
-    c[k].next = g_spare;
-    g_spare = &c[k];
-  }
-  g_chunks[n].store(c, std::memory_order_relaxed);
-  if (n == 0) set_request_pool(&pool_owns);
-  g_nchunks.store(n + 1, std::memory_order_release);
-  return true;
-}
-
 // Lets go of the communicator: a freed one goes with its last request.
 void detach(CollRequest& r) {
   CommObj* c = static_cast<CommObj*>(r.owner);
@@ -140,7 +101,6 @@ void CollRequest::dispose() {
     delete this;
     return;
   }
-  // Beyond the pool (kMaxChunks full): recycled too, through the registry's path.
   plan.release();
   detach(*this);
   // The RequestObj state a new request starts with (request.hpp).
@@ -160,8 +120,8 @@ void CollRequest::dispose() {
 }
 
 CollRequest* new_request() {
-  if (g_spare == nullptr && !(kRecycle && grow_pool())) return new CollRequest;
   CollRequest* r = g_spare;
+  if (r == nullptr) return new CollRequest;
   g_spare = r->next;
   r->next = nullptr;
   return r;

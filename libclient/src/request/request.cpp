@@ -113,25 +113,6 @@ constexpr long kMaxSleepNs = 1'000'000;
 
 std::uint32_t g_mark = 0;
 
-// Takes r out of the registry (or the pool's handed-out set); the lock is held.
-void forget(RequestObj* r) {
-  if (r->pooled) {
-    r->handed_out = false;
-  } else {
-    g_live.erase(r);
-  }
-}
-
-// The same, taking the lock only for the registry.
-void unregister(RequestObj* r) {
-  if (r->pooled) {
-    r->handed_out = false;
-    return;
-  }
-  std::lock_guard<SpinLock> lock(g_mutex);
-  g_live.erase(r);
-}
-
 // Destroys an unregistered request: free_fn first for a generalized one.
 int destroy(RequestObj* r) {
   int rc = MPI_SUCCESS;
@@ -144,26 +125,10 @@ int destroy(RequestObj* r) {
 
 std::atomic<RequestObj*> g_preset{nullptr};
 
-namespace {
-std::atomic<bool (*)(const RequestObj*)> g_pool_owns{nullptr};
-
-// A handle into the pool: whether the pool owns it (then `out` is its request if handed
-// out, else nullptr). Reads the object only once the pool vouched for the address.
-bool pooled(RequestObj* p, RequestObj*& out) {
-  bool (*owns)(const RequestObj*) = g_pool_owns.load(std::memory_order_acquire);
-  if (owns == nullptr || !owns(p)) return false;
-  out = p->handed_out ? p : nullptr;
-  return true;
-}
-}  // namespace
-
-void set_request_pool(bool (*owns)(const RequestObj*)) { g_pool_owns.store(owns, std::memory_order_release); }
-
 RequestObj* to_request(MPI_Request r) {
   if (r == MPI_REQUEST_NULL) return nullptr;
   auto* p = reinterpret_cast<RequestObj*>(r);
   if (p == g_preset.load(std::memory_order_relaxed)) return p;
-  if (RequestObj* q = nullptr; pooled(p, q)) return q != nullptr && !q->user_freed ? q : nullptr;
   std::lock_guard<SpinLock> lock(g_mutex);
   return g_live.count(p) != 0 && !p->user_freed ? p : nullptr;
 }
@@ -171,7 +136,6 @@ RequestObj* to_request(MPI_Request r) {
 RequestObj* to_request_any(MPI_Request r) {
   if (r == MPI_REQUEST_NULL) return nullptr;
   auto* p = reinterpret_cast<RequestObj*>(r);
-  if (RequestObj* q = nullptr; pooled(p, q)) return q;
   std::lock_guard<SpinLock> lock(g_mutex);
   return g_live.count(p) != 0 ? p : nullptr;
 }
@@ -181,20 +145,12 @@ int first_invalid_request(int count, const MPI_Request reqs[]) {
   for (int i = 0; i < count; ++i) {
     if (reqs[i] == MPI_REQUEST_NULL) continue;
     auto* p = reinterpret_cast<RequestObj*>(reqs[i]);
-    if (RequestObj* q = nullptr; pooled(p, q)) {
-      if (q == nullptr || q->user_freed) return i;
-      continue;
-    }
     if (g_live.count(p) == 0 || p->user_freed) return i;
   }
   return -1;
 }
 
 MPI_Request new_request_handle(RequestObj* r) {
-  if (r->pooled) {
-    r->handed_out = true;
-    return reinterpret_cast<MPI_Request>(r);
-  }
   std::lock_guard<SpinLock> lock(g_mutex);
   g_live.insert(r);
   return reinterpret_cast<MPI_Request>(r);
@@ -222,7 +178,7 @@ int complete_request(RequestObj* r) {
     r->complete.store(true, std::memory_order_release);
     if (r->user_freed) {
       doomed = true;
-      forget(r);
+      g_live.erase(r);
       auto it = std::find(g_detached.begin(), g_detached.end(), r);
       if (it != g_detached.end()) {
         g_detached.erase(it);
@@ -249,7 +205,10 @@ void reap_detached_requests() {
   std::vector<RequestObj*> keep;
   for (RequestObj* r : pending) {
     if (request_done(r)) {
-      unregister(r);
+      {
+        std::lock_guard<SpinLock> lock(g_mutex);
+        g_live.erase(r);
+      }
       destroy(r);
     } else {
       keep.push_back(r);
@@ -284,7 +243,10 @@ int retire_request(RequestObj* r) {
     r->active = false;
     return MPI_SUCCESS;
   }
-  unregister(r);
+  {
+    std::lock_guard<SpinLock> lock(g_mutex);
+    g_live.erase(r);
+  }
   return destroy(r);
 }
 
@@ -304,7 +266,7 @@ int free_request(RequestObj* r) {
       }
       return MPI_SUCCESS;
     }
-    forget(r);
+    g_live.erase(r);
   }
   return destroy(r);
 }

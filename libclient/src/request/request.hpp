@@ -71,10 +71,6 @@ struct RequestObj {
   // (new_preset_handle): the completion calls return it without freeing it, and it may
   // appear several times in one array.
   bool preset = false;
-  // From a pool that never frees memory (set_request_pool): registered by setting
-  // `handed_out`, checked by address, no registry entry.
-  bool pooled = false;
-  bool handed_out = false;
 
   // Owned by request.cpp / api_request.cpp.
   bool user_freed = false;   // MPI_Request_free came first: destroy on completion
@@ -94,11 +90,6 @@ MPI_Request new_completed_request(RequestObj::Kind kind, const MPI_Status& st);
 // out instead of a request of its own (no allocation, no registry update, and the
 // completion calls find it without the registry's lock). One preset per process.
 MPI_Request new_preset_handle(RequestObj* r);
-// Request objects from a pool whose memory is never freed (the nonblocking
-// collectives' requests, coll/nbc.cpp): `owns` says whether an address is one of its
-// objects (without reading it). Their handles are then checked by that address and the
-// object's `handed_out`, without the registry's lock and table.
-void set_request_pool(bool (*owns)(const RequestObj*));
 // The preset request once registered, else nullptr.
 extern std::atomic<RequestObj*> g_preset;
 inline bool is_preset(MPI_Request h) {
