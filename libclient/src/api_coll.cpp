@@ -1,6 +1,7 @@
 // Collectives (MPI-4.1 6): argument checks into a coll::Plan (coll/plan.hpp), then
-// run at once (blocking), on a task (nonblocking, 6.12) or at every MPI_Start
-// (persistent, 6.13; coll/nbc.hpp). An invalid communicator or root returns at once
+// run at once (blocking), started (nonblocking, 6.12: run at issue when it need not
+// wait, else deferred or on a task) or kept for every MPI_Start (persistent, 6.13;
+// coll/nbc.hpp). An invalid communicator or root returns at once
 // (every member passes the same one); any other invalid argument is this rank's own, so
 // the rank still takes part in the call without data (coll/collectives.hpp) and then
 // reports the error: the other members do not hang, and those that needed its data fail
@@ -33,7 +34,7 @@ struct Tail {
   Mode mode = Mode::blocking;
   MPI_Info info = MPI_INFO_NULL;
   MPI_Request* request = nullptr;
-  coll::CollRequest* r = nullptr;  // the request being built (nonblocking, persistent)
+  coll::CollRequest* r = nullptr;  // the request being built (persistent)
 };
 Tail blocking() { return Tail{}; }
 Tail nonblocking(MPI_Request* req) { return Tail{Mode::nonblocking, MPI_INFO_NULL, req, nullptr}; }
@@ -193,7 +194,8 @@ int issue(Plan& p, Tail& t) {
 }
 
 // MPI_Ixxx with the process's plan: run at once if the call need not wait (the preset
-// request, or one carrying the call's error), else moved into a request and started.
+// request, or one carrying the call's error), else moved into a request and started,
+// deferred or on a task.
 int issue_nonblocking(Plan& p, Tail& t) {
   CommObj* c = p.comm;
   if (coll::can_run_at_issue(p)) {
@@ -410,14 +412,14 @@ int alltoallw(const void* sbuf, const C* scounts, const D* sdispls, const MPI_Da
 // accumulate calls.
 // A call borrows the op (borrow_op: no reference per call); a request holds one (a
 // persistent one from here, a nonblocking one from coll::request_for).
-void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p, bool blocking) {
+void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p, bool borrow) {
   if (!ck.ok()) return;
   coll::Reducer& r = p.reducer;
-  OpObj* const o = blocking ? borrow_op(op) : acquire_op(op);
+  OpObj* const o = borrow ? borrow_op(op) : acquire_op(op);
   if (o == nullptr) {
     return ck.fail(MPI_ERR_OP, std::string("op is ") + (op == MPI_OP_NULL ? "MPI_OP_NULL" : "not a valid op (freed or never created)"));
   }
-  if (!blocking) p.op.o = o;
+  if (!borrow) p.op.o = o;
   const OpObj& held = *o;
   types::Datatype* t = types::lookup(dt);
   if (t == nullptr) return ck.fail(MPI_ERR_TYPE, "datatype is " + describe_bad_type(dt));
