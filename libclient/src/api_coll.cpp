@@ -202,17 +202,7 @@ int issue_nonblocking(Plan& p, Tail& t) {
     std::string why;
     const int cls = coll::run_at_issue(p, why);
     p.release();
-    if (cls == MPI_SUCCESS) {
-      *t.request = coll::completed_handle();
-      return MPI_SUCCESS;
-    }
-    coll::CollRequest* r = coll::new_request();
-    r->plan.comm = c;
-    coll::attach(*r);
-    set_empty_status(r->status);
-    r->status.MPI_ERROR = make_error_code(cls, std::string(p.call) + ": " + why);
-    r->complete.store(true, std::memory_order_relaxed);
-    *t.request = new_request_handle(r);
+    *t.request = cls == MPI_SUCCESS ? coll::completed_handle() : coll::failed_at_issue(p, cls, why);
     return MPI_SUCCESS;
   }
   coll::CollRequest* r = coll::request_for(p);

@@ -67,8 +67,7 @@ OpObj* borrow_op(MPI_Op op) {
 
 OpObj* acquire_op(MPI_Op op) {
   OpObj* o = borrow_op(op);
-  if (o != nullptr && o->user) o->refs.fetch_add(1, std::memory_order_relaxed);  // the caller's
-  return o;
+  return o != nullptr ? retain_op(o) : nullptr;  // the caller's reference
 }
 
 void release_op(OpObj* o) {

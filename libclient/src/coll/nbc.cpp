@@ -137,11 +137,14 @@ void attach(CollRequest& r) {
   r.raise_on_owner = &raise_on_comm;
 }
 
-bool can_run_at_issue(const Plan& p) {
-  // With a call of this communicator in flight, begin() would wait for it (and the
-  // sequence numbers must go to the calls in issue order anyway).
-  return p.ok() && p.comm->nbc_running == 0 && current_task() == nullptr && runs_through(p);
-}
+namespace {
+// What running a call now, off a task, needs besides readiness: valid arguments, and
+// no call of its communicator in flight on this rank (begin() would wait for it, and
+// the sequence numbers must go to the calls in issue order anyway).
+bool first_in_line(const Plan& p) { return p.ok() && p.comm->nbc_running == 0 && current_task() == nullptr; }
+}  // namespace
+
+bool can_run_at_issue(const Plan& p) { return first_in_line(p) && runs_through(p); }
 
 int run_at_issue(Plan& p, std::string& why) {
   g_at_issue = true;
@@ -169,6 +172,17 @@ CollRequest* request_for(Plan& p) {
     r->plan.op.o = retain_op(const_cast<OpObj*>(r->plan.reducer.op));
   }
   return r;
+}
+
+MPI_Request failed_at_issue(const Plan& p, int cls, const std::string& why) {
+  CollRequest* r = new_request();
+  r->plan.comm = p.comm;
+  r->plan.call = p.call;
+  attach(*r);
+  set_empty_status(r->status);
+  set_outcome(*r, cls, why);
+  r->complete.store(true, std::memory_order_relaxed);
+  return new_request_handle(r);
 }
 
 MPI_Request completed_handle() {
@@ -210,9 +224,8 @@ void start_task(CollRequest& r) {
 bool can_defer(const Plan& p) {
   const CommObj* c = p.comm;
   // begin() must not have to wait for our own call seq - kCallSlots (it will not run
-  // on a task), and the calls in flight keep their order: none on this communicator.
-  return p.ok() && c->nbc_running == 0 && current_task() == nullptr &&
-         reached(c->done_upto, c->seq + 1 - layout::kCallSlots) && (reads_first(p) || posts_first(p));
+  // on a task).
+  return first_in_line(p) && reached(c->done_upto, c->seq + 1 - layout::kCallSlots) && (reads_first(p) || posts_first(p));
 }
 
 namespace {
@@ -228,12 +241,14 @@ bool watch_next_post(CollRequest& r) {
   return true;
 }
 
-// Runs the plan on the caller's stack, flat, with the request's scratch (progress() may
-// run inside a blocking call's wait, and that call may be using the communicator's).
+// Runs the plan (its `part`, then whole again) on the caller's stack, flat, with the
+// request's scratch (progress() may run inside a blocking call's wait, and that call
+// may be using the communicator's).
 int run_inline(CollRequest& r, std::string& why) {
   g_call_scratch = r.scratch;
   const int cls = run_at_issue(r.plan, why);
   g_call_scratch = nullptr;
+  r.plan.part = Part::whole;
   return cls;
 }
 }  // namespace
@@ -247,7 +262,6 @@ void start_deferred(CollRequest& r) {
     r.plan.part = Part::until_posted;
     std::string why;
     const int cls = run_inline(r, why);
-    r.plan.part = Part::whole;
     r.seq = r.plan.comm->seq;
     if (cls != MPI_SUCCESS) {
       r.deferred = false;
@@ -271,26 +285,21 @@ namespace {
 // its part after the post, now if it need not wait, else on its task. A call that
 // posted at issue and still misses a post stays deferred. True if it finished.
 bool run_deferred(CollRequest& r) {
-  if (!runs_through(r.plan, r.seq)) {
-    if (r.posted && !job_aborted() && watch_next_post(r)) return false;
-    r.deferred = false;
-    g_taken_seq = r.seq;  // its begin() takes it before any wait
-    r.plan.part = r.posted ? Part::after_post : Part::whole;  // read by the task's first step
-    const bool done = launch(r.task);
-    g_taken_seq.reset();
-    return done;
-  }
+  const bool through = runs_through(r.plan, r.seq);
+  if (!through && r.posted && !job_aborted() && watch_next_post(r)) return false;
   r.deferred = false;
-  r.task.wait = nullptr;
-  r.task.watch = nullptr;
-  g_taken_seq = r.seq;
+  g_taken_seq = r.seq;  // its begin() takes it before any wait
   r.plan.part = r.posted ? Part::after_post : Part::whole;
-  std::string why;
-  const int cls = run_inline(r, why);
-  r.plan.part = Part::whole;
+  bool done = true;
+  if (through) {
+    std::string why;
+    const int cls = run_inline(r, why);
+    set_outcome(r, cls, why);
+  } else {
+    done = launch(r.task);  // run_plan() resets the part
+  }
   g_taken_seq.reset();  // consumed by begin(); never left for another call
-  set_outcome(r, cls, why);
-  return true;
+  return done;
 }
 }  // namespace
 

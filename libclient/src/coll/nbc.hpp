@@ -74,6 +74,9 @@ int run_at_issue(Plan& p, std::string& why);
 // A request that takes over p (swapped with its own recycled plan), with a reference
 // on the op p borrowed.
 CollRequest* request_for(Plan& p);
+// The handle of a call that failed at issue (run_at_issue returned cls, why): a complete
+// request of its own carrying the error, raised through the communicator's handler.
+MPI_Request failed_at_issue(const Plan& p, int cls, const std::string& why);
 // The handle a nonblocking collective that completed at issue without error returns
 // (request.hpp new_preset_handle): a complete request with an empty status.
 MPI_Request completed_handle();

@@ -17,6 +17,10 @@ struct Next {
   int slot;
 };
 
+Next next_call(const Plan& p, std::uint32_t seq) {
+  return {p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)};
+}
+
 // reserve(): every other member is done with the call kCallSlots back.
 bool reserved(const Next& x) {
   const std::uint32_t need = x.seq - layout::kCallSlots;
@@ -107,12 +111,11 @@ bool posts_first(const Plan& p) {
   if (p.comm->block == nullptr) return false;
   int lo = 0, hi = -1;
   if (!posted_waits(p, lo, hi)) return false;
-  const std::uint32_t seq = p.comm->seq + 1;
-  return reserved(Next{p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)});
+  return reserved(next_call(p, p.comm->seq + 1));
 }
 
 int missing_post(const Plan& p, std::uint32_t seq) {
-  const Next x{p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)};
+  const Next x = next_call(p, seq);
   int lo = p.root, hi = p.root;  // bcast, scatter: the root
   if (p.kind != PlanKind::bcast && p.kind != PlanKind::scatter && !posted_waits(p, lo, hi)) return -1;
   for (int r = lo; r <= hi; ++r) {
@@ -134,7 +137,7 @@ bool reads_first(const Plan& p) {
 bool runs_through(const Plan& p, std::uint32_t seq) {
   const CommObj* c = p.comm;
   if (c->block == nullptr) return false;
-  const Next x{c, c->block, seq, static_cast<int>(seq % layout::kCallSlots)};
+  const Next x = next_call(p, seq);
   const int me = c->rank, n = c->size;
   switch (p.kind) {
     case PlanKind::barrier:

@@ -128,7 +128,7 @@ std::atomic<RequestObj*> g_preset{nullptr};
 RequestObj* to_request(MPI_Request r) {
   if (r == MPI_REQUEST_NULL) return nullptr;
   auto* p = reinterpret_cast<RequestObj*>(r);
-  if (p == g_preset.load(std::memory_order_relaxed)) return p;
+  if (is_preset(r)) return p;
   std::lock_guard<SpinLock> lock(g_mutex);
   return g_live.count(p) != 0 && !p->user_freed ? p : nullptr;
 }
