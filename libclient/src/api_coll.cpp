@@ -166,6 +166,20 @@ Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
 
 int issue_nonblocking(Plan& p, Tail& t);
 
+// The handle of a started nonblocking call's request: the preset one if it already
+// completed without error (r goes back to the free list), else r's own.
+int register_started(coll::CollRequest& r, Tail& t) {
+  if (!r.running && r.status.MPI_ERROR == MPI_SUCCESS) {
+    r.dispose();
+    *t.request = coll::completed_handle();
+    return MPI_SUCCESS;
+  }
+  r.plan.hold_types();
+  coll::attach(r);
+  *t.request = new_request_handle(&r);
+  return MPI_SUCCESS;
+}
+
 // Runs, starts or keeps the plan, as the call's mode says.
 int issue(Plan& p, Tail& t) {
   CommObj* c = p.comm;
@@ -198,9 +212,17 @@ int issue(Plan& p, Tail& t) {
 // deferred or on a task.
 int issue_nonblocking(Plan& p, Tail& t) {
   CommObj* c = p.comm;
-  if (coll::can_run_at_issue(p)) {
+  const bool posts = coll::can_post_at_issue(p);
+  if (posts || coll::can_run_at_issue(p)) {
     std::string why;
-    const int cls = coll::run_at_issue(p, why);
+    const int cls = posts ? coll::run_posting(p, why) : coll::run_at_issue(p, why);
+    if (cls == coll::kPostedOnly) {
+      // Posted; the request waits for the others' posts (the request is made only now:
+      // the members waiting for our post need not wait for it).
+      coll::CollRequest* r = coll::request_for(p);
+      coll::start_posted(*r);
+      return register_started(*r, t);
+    }
     p.release();
     *t.request = cls == MPI_SUCCESS ? coll::completed_handle() : coll::failed_at_issue(p, cls, why);
     return MPI_SUCCESS;
@@ -224,15 +246,7 @@ int issue_nonblocking(Plan& p, Tail& t) {
   } else {
     coll::start_task(*r);
   }
-  if (!r->running && r->status.MPI_ERROR == MPI_SUCCESS) {
-    r->dispose();
-    *t.request = coll::completed_handle();
-    return MPI_SUCCESS;
-  }
-  q.hold_types();
-  coll::attach(*r);
-  *t.request = new_request_handle(r);
-  return MPI_SUCCESS;
+  return register_started(*r, t);
 }
 
 template <class C, class D>

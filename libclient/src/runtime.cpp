@@ -65,10 +65,12 @@ void set_wait_budget(std::uint32_t nranks) {
   // on different cores and keep the 32: ping-pong 0.11 us, 3.2 without).
   g_wait.coll_spin_limit = oversubscribed ? 0 : 4000;
   g_wait.yield_limit = oversubscribed ? 256 : 0;
+  g_wait.issue_spin_limit = oversubscribed ? 0 : 8;
   std::uint64_t v = 0;
   if (env_u64("SHMPI_SPIN", v)) g_wait.spin_limit = static_cast<std::uint32_t>(v);
   if (env_u64("SHMPI_YIELD", v)) g_wait.yield_limit = static_cast<std::uint32_t>(v);
   if (env_u64("SHMPI_COLL_SPIN", v)) g_wait.coll_spin_limit = static_cast<std::uint32_t>(v);
+  if (env_u64("SHMPI_ISSUE_SPIN", v)) g_wait.issue_spin_limit = static_cast<std::uint32_t>(v);
   // Asymmetric sleep handshake (wait.hpp) where the kernel offers it.
   const long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   g_wait.asymmetric = cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&

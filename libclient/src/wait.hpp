@@ -46,6 +46,10 @@ struct WaitContext {
   // The same for waits in collectives (coll/engine.cpp, barrier.cpp): oversubscribed,
   // the member waited for most likely shares this core, so the waiter yields at once.
   std::uint32_t coll_spin_limit = 4000;
+  // Polls (each a check and a pause) a deferred nonblocking collective makes inside
+  // its MPI_Ix for the posts it still needs before it returns a request in flight
+  // (coll/nbc.cpp start_deferred); 0 oversubscribed (the members need our core).
+  std::uint32_t issue_spin_limit = 0;
   std::uint32_t yield_limit = 0;     // sched_yield rounds before sleeping (oversubscribed)
   bool asymmetric = false;           // membarrier registered: writers skip the fence
   bool oversubscribed = false;       // more ranks than CPUs

@@ -119,7 +119,7 @@ int barrier(CommObj* c, std::string& why, Part part) {
   if (part != Part::after_post) {
     if (!reserve(k)) return aborted(why);
     post(k);
-    if (part == Part::until_posted) return MPI_SUCCESS;
+    if (part == Part::bounded && !posts_arrive(k, 0, k.n - 1)) return kPostedOnly;
   }
   for (int r = 0; r < k.n; ++r) {
     if (r != k.me && !wait_posted(k, r)) return aborted(why);

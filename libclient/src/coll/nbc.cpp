@@ -142,9 +142,19 @@ namespace {
 // no call of its communicator in flight on this rank (begin() would wait for it, and
 // the sequence numbers must go to the calls in issue order anyway).
 bool first_in_line(const Plan& p) { return p.ok() && p.comm->nbc_running == 0 && current_task() == nullptr; }
+// begin() need not wait for our own call seq - kCallSlots (a call started off a task
+// must not wait there).
+bool own_slot_free(const Plan& p) {
+  const CommObj* c = p.comm;
+  return reached(c->done_upto, c->seq + 1 - layout::kCallSlots);
+}
 }  // namespace
 
-bool can_run_at_issue(const Plan& p) { return first_in_line(p) && runs_through(p); }
+bool can_run_at_issue(const Plan& p) {
+  if (!first_in_line(p)) return false;
+  // A reader's root may be moments away (members that each have a core arrive together).
+  return runs_through(p) || (reads_first(p) && root_post_arrives(p) && runs_through(p));
+}
 
 int run_at_issue(Plan& p, std::string& why) {
   g_at_issue = true;
@@ -153,14 +163,21 @@ int run_at_issue(Plan& p, std::string& why) {
   return cls;
 }
 
-bool start_at_issue(CollRequest& r) {
-  if (!can_run_at_issue(r.plan)) return false;
+namespace {
+// r's call ran to its end at issue with outcome cls: r is complete.
+void completed_at_issue(CollRequest& r, int cls, const std::string& why) {
   set_empty_status(r.status);
-  std::string why;
-  const int cls = run_at_issue(r.plan, why);
   set_outcome(r, cls, why);
   r.active = true;
   r.complete.store(true, std::memory_order_relaxed);
+}
+}  // namespace
+
+bool start_at_issue(CollRequest& r) {
+  if (!can_run_at_issue(r.plan)) return false;
+  std::string why;
+  const int cls = run_at_issue(r.plan, why);
+  completed_at_issue(r, cls, why);
   return true;
 }
 
@@ -195,6 +212,16 @@ MPI_Request completed_handle() {
 }
 
 void start(CollRequest& r) {
+  if (can_post_at_issue(r.plan)) {
+    std::string why;
+    const int cls = run_posting(r.plan, why);
+    if (cls == kPostedOnly) {
+      start_posted(r);
+    } else {
+      completed_at_issue(r, cls, why);
+    }
+    return;
+  }
   if (start_at_issue(r)) return;
   if (can_defer(r.plan)) {
     start_deferred(r);
@@ -221,11 +248,15 @@ void start_task(CollRequest& r) {
   if (launch(r.task)) finished(r);
 }
 
-bool can_defer(const Plan& p) {
-  const CommObj* c = p.comm;
-  // begin() must not have to wait for our own call seq - kCallSlots (it will not run
-  // on a task).
-  return first_in_line(p) && reached(c->done_upto, c->seq + 1 - layout::kCallSlots) && (reads_first(p) || posts_first(p));
+bool can_defer(const Plan& p) { return first_in_line(p) && own_slot_free(p) && reads_first(p); }
+
+bool can_post_at_issue(const Plan& p) { return first_in_line(p) && own_slot_free(p) && posts_first(p); }
+
+int run_posting(Plan& p, std::string& why) {
+  p.part = Part::bounded;
+  const int cls = run_at_issue(p, why);
+  p.part = Part::whole;
+  return cls;
 }
 
 namespace {
@@ -253,30 +284,27 @@ int run_inline(CollRequest& r, std::string& why) {
 }
 }  // namespace
 
-void start_deferred(CollRequest& r) {
+namespace {
+// In flight without a task, as call `seq`, `posted` or not yet: progress() runs it
+// once the post it watches is there (at once if none is missing).
+void defer(CollRequest& r, std::uint32_t seq, bool posted) {
   set_running(r);
   r.deferred = true;
-  r.posted = posts_first(r.plan);
-  if (r.posted) {
-    // Up to its post now (begin() takes the number); the rest waits for the others.
-    r.plan.part = Part::until_posted;
-    std::string why;
-    const int cls = run_inline(r, why);
-    r.seq = r.plan.comm->seq;
-    if (cls != MPI_SUCCESS) {
-      r.deferred = false;
-      set_outcome(r, cls, why);
-      finished(r);
-      return;
-    }
-  } else {
-    r.seq = take_seq(r.plan.comm, r.plan.kind == PlanKind::bcast ? layout::CollKind::bcast : layout::CollKind::scatter);
-  }
-  if (!watch_next_post(r)) {  // runnable at once
+  r.posted = posted;
+  r.seq = seq;
+  if (!watch_next_post(r)) {
     r.task.wait = nullptr;
     r.task.watch = nullptr;
   }
 }
+}  // namespace
+
+void start_deferred(CollRequest& r) {
+  defer(r, take_seq(r.plan.comm, r.plan.kind == PlanKind::bcast ? layout::CollKind::bcast : layout::CollKind::scatter),
+        false);
+}
+
+void start_posted(CollRequest& r) { defer(r, r.plan.comm->seq, true); }  // run_posting took the number
 
 bool in_flight() { return g_head != nullptr; }
 

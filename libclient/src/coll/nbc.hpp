@@ -29,9 +29,9 @@ struct CollRequest : RequestObj {
   std::vector<std::byte> scratch[4];  // this request's collective scratch (engine.hpp)
   bool running = false;  // its task is in flight
   bool orphan = false;   // no user handle (a rank sitting out with bad arguments): freed when done
-  // Started without its task (start_deferred): `seq` is the call's number, task.wait
-  // and task.watch the member's post it waits for next; `posted`: it ran up to its own
-  // post at issue.
+  // Started without its task (start_deferred, start_posted): `seq` is the call's
+  // number, task.wait and task.watch the member's post it waits for next; `posted`: it
+  // ran up to its own post at issue.
   bool deferred = false;
   bool posted = false;
   std::uint32_t seq = 0;
@@ -58,11 +58,21 @@ void start(CollRequest& r);
 // nothing done. start_task: runs it on its task (r.running while in flight).
 bool start_at_issue(CollRequest& r);
 void start_task(CollRequest& r);
-// A call that is not ready but waits only for members' posts at first (ready.hpp
-// reads_first, posts_first): takes its sequence number now (and runs up to its own post,
-// if that comes first); progress() runs the rest once those posts are there, at once
-// if it then need not wait, else on its task (no task, no stack switch, until then).
-// can_defer: whether the call is such and its number can be taken now.
+// A call that waits only for members' posts after its own (ready.hpp posts_first: a
+// barrier or staged reduction) runs at issue with Part::bounded: up to its post, then a
+// few polls for the posts it needs (g_wait.issue_spin_limit; members that each have a
+// core arrive together), then on to its end if they came. can_post_at_issue: whether
+// the call is such and can start now; run_posting runs it so (flat algorithms):
+// kPostedOnly if it stopped after its post, then start_posted(r) (r took over the plan)
+// leaves the rest to progress(), without a task.
+bool can_post_at_issue(const Plan& p);
+int run_posting(Plan& p, std::string& why);
+void start_posted(CollRequest& r);
+// A reader that waits for its root first (ready.hpp reads_first: a small bcast or a
+// scatter, not at the root) and is not ready: takes its sequence number now;
+// progress() runs it once the root's post is there, at once if it then need not wait,
+// else on its task (no task, no stack switch, until then). can_defer: whether the call
+// is such and its number can be taken now.
 bool can_defer(const Plan& p);
 void start_deferred(CollRequest& r);
 

@@ -124,6 +124,15 @@ int missing_post(const Plan& p, std::uint32_t seq) {
   return -1;
 }
 
+bool root_post_arrives(const Plan& p) {
+  const Next x = next_call(p, p.comm->seq + 1);
+  for (std::uint32_t spins = 0;; ++spins) {
+    if (posted(x, p.root)) return true;
+    if (spins >= g_wait.issue_spin_limit || job_aborted()) return false;
+    cpu_relax();
+  }
+}
+
 PostOf post_of(const Plan& p, int r, std::uint32_t seq) {
   layout::CommRank& m = p.comm->block->rank(r);
   return {&m.posted, &m.desc[seq % layout::kCallSlots].seq};

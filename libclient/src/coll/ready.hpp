@@ -28,6 +28,9 @@ bool runs_through(const Plan& p, std::uint32_t seq);
 //    its post can run at issue, and all it waits for afterwards is other members' posts.
 bool reads_first(const Plan& p);
 bool posts_first(const Plan& p);
+// For a reads_first call not yet started: polls its root's descriptor of the call, a
+// pause between polls, at most g_wait.issue_spin_limit times: true once it has posted.
+bool root_post_arrives(const Plan& p);
 // For such a call numbered `seq`: the first member whose post it still waits for, or -1.
 int missing_post(const Plan& p, std::uint32_t seq);
 // Member r's `posted` flag (to sleep on) and descriptor word of call `seq` (to watch).

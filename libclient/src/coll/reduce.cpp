@@ -197,7 +197,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     if (!staged) in_img = reinterpret_cast<const std::byte*>(d.addr);
     d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
     post(k);
-    if (part == Part::until_posted) return MPI_SUCCESS;
+    // Staged (posts_first): all it waits for now are the posts of p.lo..p.hi.
+    if (part == Part::bounded && !posts_arrive(k, p.lo, p.hi)) return kPostedOnly;
   }
 
   bool ok = true;
