@@ -212,13 +212,13 @@ int issue(Plan& p, Tail& t) {
 // deferred or on a task.
 int issue_nonblocking(Plan& p, Tail& t) {
   CommObj* c = p.comm;
-  const bool posts = coll::can_post_at_issue(p);
-  if (posts || coll::can_run_at_issue(p)) {
+  const coll::Start how = coll::start_mode(p);
+  if (how == coll::Start::at_issue || how == coll::Start::posting) {
     std::string why;
-    const int cls = posts ? coll::run_posting(p, why) : coll::run_at_issue(p, why);
+    const int cls = how == coll::Start::posting ? coll::run_posting(p, why) : coll::run_at_issue(p, why);
     if (cls == coll::kPostedOnly) {
-      // Posted; the request waits for the others' posts (the request is made only now:
-      // the members waiting for our post need not wait for it).
+      // Posted; the request is made only now (members waiting for our post need not
+      // wait for it) and waits for the others' posts.
       coll::CollRequest* r = coll::request_for(p);
       coll::start_posted(*r);
       return register_started(*r, t);
@@ -230,18 +230,18 @@ int issue_nonblocking(Plan& p, Tail& t) {
   coll::CollRequest* r = coll::request_for(p);
   Plan& q = r->plan;
   if (!q.ok()) {
-    // Takes part without data; frees itself when done (the plan with it).
+    // Takes part without data (on its task); frees itself when done (the plan with it).
     coll::attach(*r);
     const std::string msg = q.msg;
     const int cls = q.cls;
     r->orphan = true;
-    coll::start(*r);
+    coll::start_task(*r);
     *t.request = MPI_REQUEST_NULL;
     return raise(c, cls, msg);
   }
   // Started before it is registered: a member waiting for this rank's post should
   // not wait for our bookkeeping too.
-  if (coll::can_defer(q)) {
+  if (how == coll::Start::deferred) {
     coll::start_deferred(*r);
   } else {
     coll::start_task(*r);

@@ -115,7 +115,6 @@ struct Worker {
 namespace {
 
 Worker* g_free = nullptr;     // idle workers
-Task* g_current = nullptr;    // the task running now
 
 Worker* take_worker() {
   if (Worker* w = g_free) {
@@ -170,7 +169,7 @@ bool launch(Task& t) {
 
 bool resume(Task& t) { return run(t); }
 
-Task* current_task() { return g_current; }
+Task* g_current = nullptr;
 
 bool g_at_issue = false;
 

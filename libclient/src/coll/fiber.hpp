@@ -47,8 +47,10 @@ struct Task {
 bool launch(Task& t);
 // Resumes a suspended task until it yields again or returns. True if it returned.
 bool resume(Task& t);
-// The task running now, or nullptr on the process's own stack.
-Task* current_task();
+// The task running now, or nullptr on the process's own stack (inline: every wait in
+// the engine asks).
+extern Task* g_current;
+inline Task* current_task() { return g_current; }
 // Called on a task: waits (suspended) until reached(f.value, target) -- or, with
 // `watch`, until *watch == watch_value -- or until resumed after an abort. The caller
 // re-checks.

@@ -113,8 +113,7 @@ void CollRequest::dispose() {
   mark_index = 0;
   running = false;
   orphan = false;
-  deferred = false;
-  posted = false;
+  deferred = Deferred::no;
   next = g_spare;
   g_spare = this;
 }
@@ -150,10 +149,16 @@ bool own_slot_free(const Plan& p) {
 }
 }  // namespace
 
-bool can_run_at_issue(const Plan& p) {
-  if (!first_in_line(p)) return false;
-  // A reader's root may be moments away (members that each have a core arrive together).
-  return runs_through(p) || (reads_first(p) && root_post_arrives(p) && runs_through(p));
+Start start_mode(const Plan& p) {
+  if (!first_in_line(p)) return Start::task;
+  const bool slot = own_slot_free(p);
+  if (slot && (p.kind == PlanKind::reduce || p.kind == PlanKind::barrier) && posts_first(p)) return Start::posting;
+  if (runs_through(p)) return Start::at_issue;
+  if (!slot) return Start::task;
+  // A reader's root may be moments away (members that each have a core arrive
+  // together); a slot is freed by `done`s that are published in batches (engine.cpp).
+  if (reads_first(p)) return root_post_arrives(p) && runs_through(p) ? Start::at_issue : Start::deferred;
+  return reserve_first(p) ? Start::deferred : Start::task;
 }
 
 int run_at_issue(Plan& p, std::string& why) {
@@ -172,14 +177,6 @@ void completed_at_issue(CollRequest& r, int cls, const std::string& why) {
   r.complete.store(true, std::memory_order_relaxed);
 }
 }  // namespace
-
-bool start_at_issue(CollRequest& r) {
-  if (!can_run_at_issue(r.plan)) return false;
-  std::string why;
-  const int cls = run_at_issue(r.plan, why);
-  completed_at_issue(r, cls, why);
-  return true;
-}
 
 CollRequest* request_for(Plan& p) {
   CollRequest* r = new_request();
@@ -212,21 +209,24 @@ MPI_Request completed_handle() {
 }
 
 void start(CollRequest& r) {
-  if (can_post_at_issue(r.plan)) {
-    std::string why;
-    const int cls = run_posting(r.plan, why);
-    if (cls == kPostedOnly) {
-      start_posted(r);
-    } else {
-      completed_at_issue(r, cls, why);
-    }
-    return;
-  }
-  if (start_at_issue(r)) return;
-  if (can_defer(r.plan)) {
-    start_deferred(r);
-  } else {
-    start_task(r);
+  std::string why;
+  switch (start_mode(r.plan)) {
+    case Start::at_issue:
+      completed_at_issue(r, run_at_issue(r.plan, why), why);
+      return;
+    case Start::posting:
+      if (const int cls = run_posting(r.plan, why); cls == kPostedOnly) {
+        start_posted(r);
+      } else {
+        completed_at_issue(r, cls, why);
+      }
+      return;
+    case Start::deferred:
+      start_deferred(r);
+      return;
+    case Start::task:
+      start_task(r);
+      return;
   }
 }
 
@@ -248,10 +248,6 @@ void start_task(CollRequest& r) {
   if (launch(r.task)) finished(r);
 }
 
-bool can_defer(const Plan& p) { return first_in_line(p) && own_slot_free(p) && reads_first(p); }
-
-bool can_post_at_issue(const Plan& p) { return first_in_line(p) && own_slot_free(p) && posts_first(p); }
-
 int run_posting(Plan& p, std::string& why) {
   p.part = Part::bounded;
   const int cls = run_at_issue(p, why);
@@ -260,8 +256,17 @@ int run_posting(Plan& p, std::string& why) {
 }
 
 namespace {
-// Points the deferred call's wait at the next member whose post it needs: false if none.
-bool watch_next_post(CollRequest& r) {
+// Points the deferred call's wait at what it needs next: a member's `done` (a sender),
+// else a member's post. False if nothing is missing.
+bool watch_next(CollRequest& r) {
+  if (r.deferred == CollRequest::Deferred::sender) {
+    const int m = missing_done(r.plan, r.seq);
+    if (m < 0) return false;
+    r.task.wait = &r.plan.comm->block->rank(m).done;
+    r.task.target = r.seq - layout::kCallSlots;
+    r.task.watch = nullptr;
+    return true;
+  }
   const int m = missing_post(r.plan, r.seq);
   if (m < 0) return false;
   const PostOf w = post_of(r.plan, m, r.seq);
@@ -285,39 +290,53 @@ int run_inline(CollRequest& r, std::string& why) {
 }  // namespace
 
 namespace {
-// In flight without a task, as call `seq`, `posted` or not yet: progress() runs it
-// once the post it watches is there (at once if none is missing).
-void defer(CollRequest& r, std::uint32_t seq, bool posted) {
+// In flight without a task, as call `seq`: progress() runs it once what it watches is
+// there (at once if nothing is missing).
+void defer(CollRequest& r, std::uint32_t seq, CollRequest::Deferred how) {
   set_running(r);
-  r.deferred = true;
-  r.posted = posted;
+  r.deferred = how;
   r.seq = seq;
-  if (!watch_next_post(r)) {
+  if (!watch_next(r)) {
     r.task.wait = nullptr;
     r.task.watch = nullptr;
+  }
+}
+
+// What shmpi-dump shows a deferred call as, until its begin() runs.
+layout::CollKind dump_kind(const Plan& p) {
+  switch (p.kind) {
+    case PlanKind::bcast: return layout::CollKind::bcast;
+    case PlanKind::scatter: return layout::CollKind::scatter;
+    case PlanKind::gather: return layout::CollKind::gather;
+    case PlanKind::reduce: return layout::CollKind::reduce;
+    default: return layout::CollKind::other;
   }
 }
 }  // namespace
 
 void start_deferred(CollRequest& r) {
-  defer(r, take_seq(r.plan.comm, r.plan.kind == PlanKind::bcast ? layout::CollKind::bcast : layout::CollKind::scatter),
-        false);
+  defer(r, take_seq(r.plan.comm, dump_kind(r.plan)),
+        reads_first(r.plan) ? CollRequest::Deferred::reader : CollRequest::Deferred::sender);
 }
 
-void start_posted(CollRequest& r) { defer(r, r.plan.comm->seq, true); }  // run_posting took the number
+void start_posted(CollRequest& r) {
+  defer(r, r.plan.comm->seq, CollRequest::Deferred::poster);  // run_posting took the number
+}
 
 bool in_flight() { return g_head != nullptr; }
 
 namespace {
-// A deferred call whose awaited post is there (or the job aborted): runs the call, or
-// its part after the post, now if it need not wait, else on its task. A call that
-// posted at issue and still misses a post stays deferred. True if it finished.
+// A deferred call whose awaited flag moved (or the job aborted): runs the call, or
+// its part after its post, now if it need not wait, else on its task. A call that
+// still misses a post or a `done` it waits for first stays deferred. True if it
+// finished.
 bool run_deferred(CollRequest& r) {
   const bool through = runs_through(r.plan, r.seq);
-  if (!through && r.posted && !job_aborted() && watch_next_post(r)) return false;
-  r.deferred = false;
+  if (!through && !job_aborted() && watch_next(r)) return false;
+  const bool posted = r.deferred == CollRequest::Deferred::poster;
+  r.deferred = CollRequest::Deferred::no;
   g_taken_seq = r.seq;  // its begin() takes it before any wait
-  r.plan.part = r.posted ? Part::after_post : Part::whole;
+  r.plan.part = posted ? Part::after_post : Part::whole;
   bool done = true;
   if (through) {
     std::string why;
@@ -335,7 +354,7 @@ bool progress() {
   if (g_head == nullptr || current_task() != nullptr) return g_head != nullptr;
   for (CollRequest* r = g_head; r != nullptr;) {
     CollRequest* next = r->next;
-    if (runnable(r->task) && (r->deferred ? run_deferred(*r) : resume(r->task))) finished(*r);
+    if (runnable(r->task) && (r->deferred != CollRequest::Deferred::no ? run_deferred(*r) : resume(r->task))) finished(*r);
     r = next;
   }
   return g_head != nullptr;

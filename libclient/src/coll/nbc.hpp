@@ -29,11 +29,12 @@ struct CollRequest : RequestObj {
   std::vector<std::byte> scratch[4];  // this request's collective scratch (engine.hpp)
   bool running = false;  // its task is in flight
   bool orphan = false;   // no user handle (a rank sitting out with bad arguments): freed when done
-  // Started without its task (start_deferred, start_posted): `seq` is the call's
-  // number, task.wait and task.watch the member's post it waits for next; `posted`: it
-  // ran up to its own post at issue.
-  bool deferred = false;
-  bool posted = false;
+  // Started without its task (start_deferred, start_posted), as call `seq`, waiting
+  // (task.wait/target, and task.watch for a post) for: a reader, its root's post; a
+  // sender, its slot (a member's `done`); a poster, which ran up to its own post at
+  // issue, the members' posts.
+  enum class Deferred : std::uint8_t { no, reader, sender, poster };
+  Deferred deferred = Deferred::no;
   std::uint32_t seq = 0;
   CollRequest* prev = nullptr;  // the in-flight list, in start order
   CollRequest* next = nullptr;
@@ -48,39 +49,34 @@ CollRequest* new_request();
 // Binds a new request to its plan's communicator (which then outlives it, see
 // comm_free()) and sets its error sink to the communicator's handler.
 void attach(CollRequest& r);
-// Starts the request: the call takes its sequence number now. A call that need not
-// wait (ready.hpp runs_through) runs to its end at once, on the caller's stack, and
-// the request is complete; else its task runs until it first has to wait, and the
-// request completes in progress() (at once if the call did).
-void start(CollRequest& r);
-// The two halves of start(). start_at_issue: if the call need not wait, runs it now
-// and returns true (r complete, its status's MPI_ERROR the outcome); else false,
-// nothing done. start_task: runs it on its task (r.running while in flight).
-bool start_at_issue(CollRequest& r);
-void start_task(CollRequest& r);
-// A call that waits only for members' posts after its own (ready.hpp posts_first: a
-// barrier or staged reduction) runs at issue with Part::bounded: up to its post, then a
-// few polls for the posts it needs (g_wait.issue_spin_limit; members that each have a
-// core arrive together), then on to its end if they came. can_post_at_issue: whether
-// the call is such and can start now; run_posting runs it so (flat algorithms):
-// kPostedOnly if it stopped after its post, then start_posted(r) (r took over the plan)
-// leaves the rest to progress(), without a task.
-bool can_post_at_issue(const Plan& p);
+// How a nonblocking or persistent call starts (MPI_Ixxx, MPI_Start). All but `task`
+// run on the caller's stack, with the flat algorithms (as on a task):
+//  at_issue: the call need not wait (ready.hpp runs_through; and no call of its
+//    communicator is in flight here, which it would overtake): run_at_issue runs it to
+//    its end now;
+//  posting: a barrier or staged reduction, which waits only for members' posts after
+//    its own (ready.hpp posts_first): run_posting runs it up to its post, then polls
+//    for the posts it needs (g_wait.issue_spin_limit times: members that each have a
+//    core arrive together) and runs on to its end if they came, else returns
+//    kPostedOnly; then start_posted(r) (r took over the plan) leaves the rest to
+//    progress(), without a task;
+//  deferred: a reader that waits for its root first (ready.hpp reads_first: a small
+//    bcast or a scatter, not at the root) whose root has not posted (after as many
+//    polls), or a sender whose slot is not free yet (ready.hpp reserve_first):
+//    start_deferred(r) takes its sequence number; progress() runs it once the root's
+//    post is there or the slot free, at once if it then need not wait, else on its task;
+//  task: start_task(r) runs it on its task (r.running while in flight).
+enum class Start : std::uint8_t { at_issue, posting, deferred, task };
+Start start_mode(const Plan& p);
+int run_at_issue(Plan& p, std::string& why);
 int run_posting(Plan& p, std::string& why);
 void start_posted(CollRequest& r);
-// A reader that waits for its root first (ready.hpp reads_first: a small bcast or a
-// scatter, not at the root) and is not ready: takes its sequence number now;
-// progress() runs it once the root's post is there, at once if it then need not wait,
-// else on its task (no task, no stack switch, until then). can_defer: whether the call
-// is such and its number can be taken now.
-bool can_defer(const Plan& p);
 void start_deferred(CollRequest& r);
+void start_task(CollRequest& r);
+// Starts a request's call as start_mode() says: r is complete now, or in flight
+// (completed by progress()).
+void start(CollRequest& r);
 
-// The same for a plan not in a request yet (MPI_Ixxx fills the process's plan): whether
-// the call would run to its end without waiting (and without overtaking a call of its
-// communicator in flight), and running it so (flat algorithms, as on a task).
-bool can_run_at_issue(const Plan& p);
-int run_at_issue(Plan& p, std::string& why);
 // A request that takes over p (swapped with its own recycled plan), with a reference
 // on the op p borrowed.
 CollRequest* request_for(Plan& p);

@@ -21,17 +21,20 @@ Next next_call(const Plan& p, std::uint32_t seq) {
   return {p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)};
 }
 
-// reserve(): every other member is done with the call kCallSlots back.
-bool reserved(const Next& x) {
+// The first member that is not done with the call kCallSlots back (reserve() waits for
+// it), or -1.
+int first_not_done(const Next& x) {
   const std::uint32_t need = x.seq - layout::kCallSlots;
   const std::vector<std::uint32_t>& seen = x.c->seen_done;
   const bool known = seen.size() == static_cast<std::size_t>(x.c->size);
   for (int r = 0; r < x.c->size; ++r) {
     if (r == x.c->rank || (known && reached(seen[static_cast<std::size_t>(r)], need))) continue;
-    if (!reached(x.b->rank(r).done.value.load(std::memory_order_acquire), need)) return false;
+    if (!reached(x.b->rank(r).done.value.load(std::memory_order_acquire), need)) return r;
   }
-  return true;
+  return -1;
 }
+
+bool reserved(const Next& x) { return first_not_done(x) < 0; }
 
 // wait_posted(k, r): r's descriptor of the call is there.
 bool posted(const Next& x, int r) {
@@ -123,6 +126,23 @@ int missing_post(const Plan& p, std::uint32_t seq) {
   }
   return -1;
 }
+
+bool reserve_first(const Plan& p) {
+  if (p.comm->block == nullptr) return false;
+  const int me = p.comm->rank;
+  switch (p.kind) {
+    case PlanKind::bcast: return me == p.root && staged(p.one.bytes());
+    case PlanKind::scatter: return me == p.root && pieces_staged(p.send, me);
+    case PlanKind::gather: return me != p.root && (p.in_place || staged(p.one.bytes()));
+    case PlanKind::reduce: {
+      const Folds f = reduce_folds(p);
+      return f.staged && f.hi < f.lo;
+    }
+    default: return false;
+  }
+}
+
+int missing_done(const Plan& p, std::uint32_t seq) { return first_not_done(next_call(p, seq)); }
 
 bool root_post_arrives(const Plan& p) {
   const Next x = next_call(p, p.comm->seq + 1);
