@@ -65,12 +65,16 @@ void set_wait_budget(std::uint32_t nranks) {
   // on different cores and keep the 32: ping-pong 0.11 us, 3.2 without).
   g_wait.coll_spin_limit = oversubscribed ? 0 : 4000;
   g_wait.yield_limit = oversubscribed ? 256 : 0;
-  g_wait.issue_spin_limit = oversubscribed ? 0 : 8;
+  // A nonblocking collective at issue polls this long for members' posts (wait.hpp
+  // poll_briefly): in lockstep they come a cross-core latency or two later, 25-130 ns
+  // on the 2-core VM depending on its state (2 ranks, 8-byte MPI_Iallreduce +
+  // MPI_Wait, slow state: 8 polls ~0.2 us gave 1.25-1.34x MPI_Allreduce, 1 us 1.0x).
+  g_wait.issue_spin_ns = oversubscribed ? 0 : 1000;
   std::uint64_t v = 0;
   if (env_u64("SHMPI_SPIN", v)) g_wait.spin_limit = static_cast<std::uint32_t>(v);
   if (env_u64("SHMPI_YIELD", v)) g_wait.yield_limit = static_cast<std::uint32_t>(v);
   if (env_u64("SHMPI_COLL_SPIN", v)) g_wait.coll_spin_limit = static_cast<std::uint32_t>(v);
-  if (env_u64("SHMPI_ISSUE_SPIN", v)) g_wait.issue_spin_limit = static_cast<std::uint32_t>(v);
+  if (env_u64("SHMPI_ISSUE_SPIN_NS", v)) g_wait.issue_spin_ns = v;
   // Asymmetric sleep handshake (wait.hpp) where the kernel offers it.
   const long cmds = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
   g_wait.asymmetric = cmds > 0 && (cmds & MEMBARRIER_CMD_GLOBAL_EXPEDITED) != 0 &&

@@ -27,6 +27,7 @@
 #include <linux/membarrier.h>
 #include <sched.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -46,10 +47,10 @@ struct WaitContext {
   // The same for waits in collectives (coll/engine.cpp, barrier.cpp): oversubscribed,
   // the member waited for most likely shares this core, so the waiter yields at once.
   std::uint32_t coll_spin_limit = 4000;
-  // Polls (each a check and a pause) a deferred nonblocking collective makes inside
-  // its MPI_Ix for the posts it still needs before it returns a request in flight
-  // (coll/nbc.cpp start_deferred); 0 oversubscribed (the members need our core).
-  std::uint32_t issue_spin_limit = 0;
+  // How long a nonblocking collective polls, inside its MPI_Ix, for members' posts it
+  // needs before it returns a request in flight (poll_briefly); 0 oversubscribed (the
+  // members need our core).
+  std::uint64_t issue_spin_ns = 0;
   std::uint32_t yield_limit = 0;     // sched_yield rounds before sleeping (oversubscribed)
   bool asymmetric = false;           // membarrier registered: writers skip the fence
   bool oversubscribed = false;       // more ranks than CPUs
@@ -121,6 +122,31 @@ inline void signal_flag(layout::Flag& f, std::uint32_t value) {
 struct AssumeCoreNeeded {
   bool operator()() const { return true; }
 };
+
+// Polls ready() with a pause between polls until it is true, for at most
+// g_wait.issue_spin_ns (the clock is read every 8th poll; vDSO, no syscall) or until
+// the job aborts: for a nonblocking call at issue whose members are moments away, a
+// bounded wait that keeps the call local (MPI-4.1 6.12).
+template <class Ready>
+bool poll_briefly(Ready ready) {
+  if (ready()) return true;
+  if (g_wait.issue_spin_ns == 0) return false;
+  timespec start{};
+  for (std::uint32_t i = 1;; ++i) {
+    cpu_relax();
+    if (ready()) return true;
+    if ((i & 7) != 0) continue;
+    if (job_aborted()) return false;
+    timespec now{};
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (i == 8) {
+      start = now;
+    } else if (static_cast<std::uint64_t>((now.tv_sec - start.tv_sec) * 1'000'000'000 + (now.tv_nsec - start.tv_nsec)) >
+               g_wait.issue_spin_ns) {
+      return false;
+    }
+  }
+}
 
 // Pause iterations a waiter spins once every rank sharing its core is waiting too, so
 // yielding would only hand the core to another waiter; ~0.5 ms, then it sleeps.

@@ -185,13 +185,11 @@ bool wait_posted(Call& k, int r) {
   }
 }
 bool posts_arrive(Call& k, int lo, int hi) {
-  for (std::uint32_t spins = 0;; ++spins) {
-    int r = lo;
+  int r = lo;  // members before r have posted
+  return poll_briefly([&] {
     while (r <= hi && (r == k.me || k.b->rank(r).desc[k.slot].seq.load(std::memory_order_acquire) == k.seq)) ++r;
-    if (r > hi) return true;
-    if (spins >= g_wait.issue_spin_limit || job_aborted()) return false;
-    cpu_relax();
-  }
+    return r > hi;
+  });
 }
 
 bool wait_done(Call& k, int r, std::uint32_t target) { return wait_for(k, r, k.b->rank(r).done, target); }

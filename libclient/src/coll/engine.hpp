@@ -77,15 +77,13 @@ std::uint32_t take_seq(CommObj* c, layout::CollKind kind);
 extern std::optional<std::uint32_t> g_taken_seq;
 // How much of a call barrier() and reduce() run (nbc.cpp, through Plan::part): all of
 // it; for a nonblocking call at issue whose waits all come after its post (staged),
-// `bounded`: all of it if the posts it then needs arrive within
-// g_wait.issue_spin_limit polls, else only up to its post, returning kPostedOnly (the
-// rest waits for those posts without a task); or that rest, `after_post` (its begin()
-// takes g_taken_seq).
+// `bounded`: all of it if the posts it then needs arrive soon (wait.hpp poll_briefly),
+// else only up to its post, returning kPostedOnly (the rest waits for those posts
+// without a task); or that rest, `after_post` (its begin() takes g_taken_seq).
 enum class Part : std::uint8_t { whole, bounded, after_post };
 inline constexpr int kPostedOnly = -1;  // not an error class: see Part::bounded
 // Part::bounded: polls members lo..hi's descriptors of the call (this rank's is
-// skipped), a pause between rounds: true once all have posted, false when the budget
-// is spent or the job aborted.
+// skipped; wait.hpp poll_briefly): true once all have posted.
 bool posts_arrive(Call& k, int lo, int hi);
 // Waits for rank r's `posted` (or `done`) to reach the call's sequence number (or
 // `target`). False if the job was aborted.

@@ -146,11 +146,7 @@ int missing_done(const Plan& p, std::uint32_t seq) { return first_not_done(next_
 
 bool root_post_arrives(const Plan& p) {
   const Next x = next_call(p, p.comm->seq + 1);
-  for (std::uint32_t spins = 0;; ++spins) {
-    if (posted(x, p.root)) return true;
-    if (spins >= g_wait.issue_spin_limit || job_aborted()) return false;
-    cpu_relax();
-  }
+  return poll_briefly([&] { return posted(x, p.root); });
 }
 
 PostOf post_of(const Plan& p, int r, std::uint32_t seq) {

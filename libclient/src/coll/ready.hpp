@@ -37,8 +37,8 @@ bool reserve_first(const Plan& p);
 // For a reserve_first call numbered `seq`: the first member not done with call
 // seq - kCallSlots, or -1.
 int missing_done(const Plan& p, std::uint32_t seq);
-// For a reads_first call not yet started: polls its root's descriptor of the call, a
-// pause between polls, at most g_wait.issue_spin_limit times: true once it has posted.
+// For a reads_first call not yet started: polls its root's descriptor of the call
+// (wait.hpp poll_briefly): true once it has posted.
 bool root_post_arrives(const Plan& p);
 // For such a call numbered `seq`: the first member whose post it still waits for, or -1.
 int missing_post(const Plan& p, std::uint32_t seq);
