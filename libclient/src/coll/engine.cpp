@@ -214,7 +214,10 @@ layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.slot]; }
 layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.slot]; }
 layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.slot); }
 const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.slot); }
-std::byte* my_stage(Call& k) { return k.b->stage(k.me, k.slot); }
+std::byte* my_stage(Call& k) {
+  k.staged_slot = true;
+  return k.b->stage(k.me, k.slot);
+}
 
 void post(Call& k) {
   if (k.exposed) my_desc(k).status |= layout::kDescExposed;
@@ -223,10 +226,14 @@ void post(Call& k) {
   // raises the flag by one, so that a reader waiting for it wakes (wait_posted).
   const std::uint32_t cur = k.mine->posted.value.load(std::memory_order_relaxed);
   signal_flag(k.mine->posted, static_cast<std::int32_t>(k.seq - cur) > 0 ? k.seq : cur + 1);
-  // Our next call's descriptor line was read by the members since we last wrote it:
-  // take it back now, while they read this one, not when we next post (2 ranks, a
-  // stream of 8-byte MPI_Bcast: 46 -> 36 ns per call; scatter 60 -> 54).
-  prefetch_for_write(&k.mine->desc[(k.slot + 1) % layout::kCallSlots]);
+  // Our next call's descriptor line, and if this call staged, the first line of its
+  // staging slot, were read by the members since we last wrote them: take them back
+  // now, while the members read this call, not when we next post (2 ranks, streams of
+  // calls; numbers in docs/collectives.md "One call"). Only the first slot line: all of
+  // a 4 KiB one (64 lines) made 4 KiB calls slower.
+  const int next = static_cast<int>((k.slot + 1) % layout::kCallSlots);
+  prefetch_for_write(&k.mine->desc[next]);
+  if (k.staged_slot) prefetch_for_write(k.b->stage(k.me, next));
 }
 
 const std::byte* staged(const Call& k, int r, const layout::CallDesc& d) {

@@ -54,6 +54,7 @@ struct Call {
   int slot;  // seq % kCallSlots: this call's descriptor, piece table and staging
   layout::CommRank* mine;
   bool exposed = false;  // this rank exposed its own memory: wait for all done at the end
+  bool staged_slot = false;  // this rank wrote into its staging slot (my_stage)
   // Whether this call's `done` may be published late (publish_done): a collective
   // opts in; seeing a peer's exposed memory, or writing into a peer, opts out.
   bool lazy_done = false;
