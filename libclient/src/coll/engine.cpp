@@ -8,8 +8,8 @@
 #include <utility>
 
 #include "coll/fiber.hpp"
-#include "shmpi_common/cache.hpp"
 #include "runtime.hpp"
+#include "shmpi_common/cache.hpp"
 #include "types/pack.hpp"
 #include "wait.hpp"
 
@@ -184,6 +184,7 @@ bool wait_posted(Call& k, int r) {
     if (!wait_for(k, r, f, target)) return false;
   }
 }
+
 bool posts_arrive(Call& k, int lo, int hi) {
   int r = lo;  // members before r have posted
   return poll_briefly([&] {

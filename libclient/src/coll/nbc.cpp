@@ -354,7 +354,8 @@ bool progress() {
   if (g_head == nullptr || current_task() != nullptr) return g_head != nullptr;
   for (CollRequest* r = g_head; r != nullptr;) {
     CollRequest* next = r->next;
-    if (runnable(r->task) && (r->deferred != CollRequest::Deferred::no ? run_deferred(*r) : resume(r->task))) finished(*r);
+    const bool deferred = r->deferred != CollRequest::Deferred::no;
+    if (runnable(r->task) && (deferred ? run_deferred(*r) : resume(r->task))) finished(*r);
     r = next;
   }
   return g_head != nullptr;

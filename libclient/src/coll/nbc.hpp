@@ -57,9 +57,9 @@ void attach(CollRequest& r);
 //  posting: a barrier or staged reduction, which waits only for members' posts after
 //    its own (ready.hpp posts_first): run_posting runs it up to its post, then polls
 //    for the posts it needs (wait.hpp poll_briefly, g_wait.issue_spin_ns: members
-//    that each have a core arrive together) and runs on to its end if they came, else returns
-//    kPostedOnly; then start_posted(r) (r took over the plan) leaves the rest to
-//    progress(), without a task;
+//    that each have a core arrive together) and runs on to its end if they came,
+//    else returns kPostedOnly; then start_posted(r) (r took over the plan) leaves the
+//    rest to progress(), without a task;
 //  deferred: a reader that waits for its root first (ready.hpp reads_first: a small
 //    bcast or a scatter, not at the root) whose root has not posted (after as many
 //    polls), or a sender whose slot is not free yet (ready.hpp reserve_first):
