@@ -37,6 +37,8 @@ struct Reducer {
 };
 
 enum class ReduceKind { reduce, allreduce, reduce_scatter, scan, exscan };
+// What the communicator's block (and shmpi-dump) calls a call of this kind.
+layout::CollKind coll_kind(ReduceKind kind);
 
 // One routine for the reduce family. send/recv are the user's buffers (in_place: the
 // input is in recv); counts: per-rank block counts for reduce_scatter (n entries), else

@@ -193,9 +193,7 @@ MPI_Request failed_at_issue(const Plan& p, int cls, const std::string& why) {
   r->plan.comm = p.comm;
   r->plan.call = p.call;
   attach(*r);
-  set_empty_status(r->status);
-  set_outcome(*r, cls, why);
-  r->complete.store(true, std::memory_order_relaxed);
+  completed_at_issue(*r, cls, why);
   return new_request_handle(r);
 }
 
@@ -308,7 +306,7 @@ layout::CollKind dump_kind(const Plan& p) {
     case PlanKind::bcast: return layout::CollKind::bcast;
     case PlanKind::scatter: return layout::CollKind::scatter;
     case PlanKind::gather: return layout::CollKind::gather;
-    case PlanKind::reduce: return layout::CollKind::reduce;
+    case PlanKind::reduce: return coll_kind(p.rkind);
     default: return layout::CollKind::other;
   }
 }

@@ -152,13 +152,17 @@ Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* coun
 
 }  // namespace
 
+layout::CollKind coll_kind(ReduceKind kind) {
+  return kind == ReduceKind::reduce           ? layout::CollKind::reduce
+         : kind == ReduceKind::allreduce      ? layout::CollKind::allreduce
+         : kind == ReduceKind::reduce_scatter ? layout::CollKind::reduce_scatter
+         : kind == ReduceKind::scan           ? layout::CollKind::scan
+                                              : layout::CollKind::exscan;
+}
+
 int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count count, const MPI_Count* counts,
            const Reducer& op, int root, bool in_place, bool invalid, std::string& why, Part part) {
-  const layout::CollKind ck = kind == ReduceKind::reduce           ? layout::CollKind::reduce
-                              : kind == ReduceKind::allreduce      ? layout::CollKind::allreduce
-                              : kind == ReduceKind::reduce_scatter ? layout::CollKind::reduce_scatter
-                              : kind == ReduceKind::scan           ? layout::CollKind::scan
-                                                                   : layout::CollKind::exscan;
+  const layout::CollKind ck = coll_kind(kind);
   if (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) {
     const NumaGroups& ng = numa_groups(c);
     if (ng.active && ng.contiguous && !nonblocking_call()) {
