@@ -59,6 +59,12 @@ struct CommObj {
   bool freed = false;    // MPI_Comm_free came while requests were alive
   std::uint32_t create_group_calls = 0;  // MPI_Comm_create_group calls with this parent
   std::vector<std::byte> scratch[4];  // reusable collective buffers (coll/engine.hpp)
+  // This rank's stream (coll/stream.hpp): chunks written so far (our `streamed` flag),
+  // whether a call is streaming (one at a time), and what the stream's writer knows of
+  // each reader's post (0 not seen, 1 valid, 2 invalid).
+  std::uint32_t stream_next = 0;
+  bool stream_busy = false;
+  std::vector<std::uint8_t> stream_readers;
   coll::NumaGroups numa;              // members by NUMA node (coll/numa_groups.hpp)
   bool predefined = false;
 };

@@ -7,6 +7,8 @@
 //   then              CommRank[n]  (3 + kCallSlots cache lines each)
 //   then              piece tables: per rank kCallSlots x n PieceDesc
 //   then              staging: per rank kCallSlots x kStageSlot bytes (page aligned)
+//   then              stream acks: per rank n Flags (its ack of each member's stream)
+//   then              stream rings: per rank kStreamRing bytes (page aligned)
 //
 // Protocol (docs/collectives.md): every collective call on the communicator has a
 // sequence number seq (1, 2, ...; the same on every member, since members call
@@ -30,7 +32,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 7;
+inline constexpr std::uint32_t kCommLayoutVersion = 8;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -39,12 +41,26 @@ inline constexpr std::uint32_t kCallSlots = 32;
 static_assert((kCallSlots & (kCallSlots - 1)) == 0, "slot = seq % kCallSlots must survive seq wrap-around");
 
 // Staging per rank and slot: contributions up to kStageMax (coll/engine.hpp) are copied
-// through the segment; larger ones are exposed in place and read with
-// process_vm_readv (one copy). Pages are touched only when used. 256 KiB holds the
+// through the segment; larger ones are streamed (below) or exposed in place and read
+// with process_vm_readv (one copy). Pages are touched only when used. 256 KiB holds the
 // seven 32 KiB pieces of a scatter or alltoall at 8 ranks: with 128 KiB three of them
 // were exposed, and the root waited for its readers every call (8 ranks on 2 cores,
 // 32 KiB scatter 22 -> 8.7 us, alltoall 100 -> 83 us).
 inline constexpr std::uint64_t kStageSlot = std::uint64_t{256} << 10;
+
+// Streams (coll/stream.hpp): a contribution larger than kStageMax is copied by its
+// writer, chunk by chunk, into the writer's ring while its readers copy the chunks out:
+// two copies on two cores, pipelined, instead of the reader's one process_vm_readv,
+// which costs ~3x a memcpy per byte on the machines measured (1 MiB, 2 pinned
+// processes: memcpy 21 us, memcpy of peer-written shared memory 23, process_vm_readv
+// 72; docs/collectives.md "Large messages"). Chunks are numbered per writer, for ever
+// (32-bit generations, wrap-safe): the writer's `streamed` = chunks written, reader
+// r's ack of writer w = the chunks of w it has finished with. Chunk c sits at
+// (c % kStreamChunks) * kStreamChunk in the ring.
+inline constexpr std::uint64_t kStreamChunk = std::uint64_t{64} << 10;
+inline constexpr std::uint32_t kStreamChunks = 32;
+inline constexpr std::uint64_t kStreamRing = kStreamChunk * kStreamChunks;
+static_assert(kStreamRing % kPage == 0);
 
 // A contribution (or piece of one) that is exposed in the owner's own memory instead of
 // staged: the reader copies it with process_vm_readv from the owner's pid.
@@ -79,6 +95,10 @@ inline constexpr std::uint32_t kDescExposed = 8;
 // On a gather root's descriptor: it offers no receive block (its piece table is not
 // written for the call).
 inline constexpr std::uint32_t kDescUniform = 16;
+// The contribution is streamed (kStreamChunk chunks in the writer's ring): its first
+// chunk is value[0]. The writer waits for its readers' `done`, as an exposing one does
+// (kDescExposed is set too).
+inline constexpr std::uint32_t kDescStreamed = 32;
 inline constexpr std::uint64_t kInlineBytes = sizeof(CallDesc::value);
 
 // What a rank is doing, for shmpi-dump (CommRank::waiting_kind).
@@ -99,20 +119,23 @@ struct alignas(kCacheLine) CommRank {
   // still lag (batched, coll/engine.cpp publish_done).
   std::atomic<std::uint32_t> finished;
   std::uint8_t pad[kCacheLine - 20];
+  Flag streamed;  // line 35: the chunks this rank has written into its ring (for ever)
 };
-static_assert(sizeof(CommRank) == (3 + kCallSlots) * kCacheLine && alignof(CommRank) == kCacheLine);
+static_assert(sizeof(CommRank) == (4 + kCallSlots) * kCacheLine && alignof(CommRank) == kCacheLine);
 static_assert(offsetof(CommRank, done) == kCacheLine && offsetof(CommRank, desc) == 2 * kCacheLine);
 static_assert(offsetof(CommRank, calls) == (2 + kCallSlots) * kCacheLine);
 static_assert(offsetof(CommRank, finished) == (2 + kCallSlots) * kCacheLine + 16);
+static_assert(offsetof(CommRank, streamed) == (3 + kCallSlots) * kCacheLine);
 
 // One piece of a rank's contribution addressed to one destination (scatter, alltoall).
 struct PieceDesc {
   std::uint64_t addr;       // exposed address, 0 = staged at stage_off
   std::uint64_t bytes;
   std::uint64_t stage_off;  // offset in the owner's staging slot
-  std::uint64_t reserved;
+  std::uint64_t stream;     // kPieceStreamed | first chunk: streamed (kDescStreamed), else 0
 };
 static_assert(sizeof(PieceDesc) == 32);
+inline constexpr std::uint64_t kPieceStreamed = std::uint64_t{1} << 63;
 
 struct alignas(kPage) CommHeader {
   std::uint64_t magic;
@@ -140,7 +163,7 @@ constexpr std::uint64_t comm_round_up(std::uint64_t v, std::uint64_t a) { return
 
 // Offsets of a block for n members.
 struct CommGeometry {
-  std::uint64_t members, ranks, tables, table_stride, stage, stage_stride, total;
+  std::uint64_t members, ranks, tables, table_stride, stage, stage_stride, acks, acks_stride, rings, total;
 };
 constexpr CommGeometry comm_geometry(std::uint32_t n) {
   CommGeometry g{};
@@ -150,7 +173,10 @@ constexpr CommGeometry comm_geometry(std::uint32_t n) {
   g.table_stride = comm_round_up(kCallSlots * std::uint64_t{n} * sizeof(PieceDesc), kCacheLine);
   g.stage = comm_round_up(g.tables + std::uint64_t{n} * g.table_stride, kPage);
   g.stage_stride = kCallSlots * kStageSlot;
-  g.total = g.stage + std::uint64_t{n} * g.stage_stride;
+  g.acks = g.stage + std::uint64_t{n} * g.stage_stride;
+  g.acks_stride = std::uint64_t{n} * sizeof(Flag);
+  g.rings = comm_round_up(g.acks + std::uint64_t{n} * g.acks_stride, kPage);
+  g.total = g.rings + std::uint64_t{n} * kStreamRing;
   return g;
 }
 

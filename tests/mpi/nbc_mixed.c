@@ -24,7 +24,12 @@
  *   - a non-commutative user op (2x2 int matrix product on a struct of 4 ints, inout = in x
  *     inout): Ireduce at every root, Iallreduce (and in place), Iscan (and in place),
  *     Iexscan, Ireduce_scatter, Ireduce_scatter_block all in flight at once, on
- *     MPI_COMM_WORLD and on the reversed split; the result must be the rank-order product.
+ *     MPI_COMM_WORLD and on the reversed split; the result must be the rank-order product;
+ *   - large calls in flight at once: rank 0 starts a 5 MiB MPI_Ibcast (root 0), an
+ *     MPI_Igather (1 MiB blocks, root np-1) and an MPI_Iscatter (1 MiB blocks, root 0) and
+ *     only then lets the other ranks start theirs (a token by MPI_Send), so rank 0's
+ *     broadcast cannot have completed when it starts the other two (a library that moves
+ *     large messages through a bounded buffer has to keep the three apart).
  * Prints "nbc_mixed: OK (N checks)" on rank 0.
  *
  * Peer toggle (set by tests/peer/run_nbc_peer.sh):
@@ -551,6 +556,49 @@ static void test_noncommutative(MPI_Comm comm, const char* cname, int it) {
   CHECK_MPI(MPI_Op_free(&op));
 }
 
+/* ---- 8: large calls in flight at once, the others starting late ---- */
+static void test_large_late(void) {
+  enum { BIG = 5 << 18, BLOCK = 1 << 18 }; /* ints: 5 MiB broadcast, 1 MiB blocks */
+  MPI_Comm comm;
+  CHECK_MPI(MPI_Comm_dup(MPI_COMM_WORLD, &comm));
+  for (int rep = 0; rep < 2; ++rep) {
+    snprintf(ctx, sizeof ctx, "large calls in flight, the others start after rank 0, repetition %d", rep);
+    const int groot = np - 1;
+    int* b = ints(BIG);
+    int* gs = ints(BLOCK);
+    int* gr = me == groot ? ints((long)BLOCK * np) : NULL;
+    int* ss = me == 0 ? ints((long)BLOCK * np) : NULL;
+    int* sr = ints(BLOCK);
+    for (long i = 0; i < BIG; ++i) b[i] = me == 0 ? vf(40, 0, 0, i, rep) : -1;
+    for (long i = 0; i < BLOCK; ++i) gs[i] = vf(41, me, 0, i, rep), sr[i] = -1;
+    if (ss)
+      for (long i = 0; i < (long)BLOCK * np; ++i) ss[i] = vf(42, (int)(i / BLOCK), 0, i % BLOCK, rep);
+    int token = 0;
+    if (me != 0) CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    MPI_Request rq[3];
+    CHECK_MPI(MPI_Ibcast(b, BIG, MPI_INT, 0, comm, &rq[0]));
+    CHECK_MPI(MPI_Igather(gs, BLOCK, MPI_INT, gr, BLOCK, MPI_INT, groot, comm, &rq[1]));
+    CHECK_MPI(MPI_Iscatter(ss, BLOCK, MPI_INT, sr, BLOCK, MPI_INT, 0, comm, &rq[2]));
+    if (me == 0)
+      for (int r = 1; r < np; ++r) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, r, 40, MPI_COMM_WORLD));
+    CHECK_MPI(MPI_Waitall(3, rq, STATUSES_IGNORE));
+    long bad = -1;
+    for (long i = 0; i < BIG && bad < 0; ++i)
+      if (b[i] != vf(40, 0, 0, i, rep)) bad = i;
+    CHECK(bad < 0, "%s: MPI_Ibcast: int %ld is %d", ctx, bad, b[bad]);
+    for (long i = 0; i < BLOCK && bad < 0; ++i)
+      if (sr[i] != vf(42, me, 0, i, rep)) bad = i;
+    CHECK(bad < 0, "%s: MPI_Iscatter: int %ld is %d", ctx, bad, sr[bad]);
+    if (gr)
+      for (long i = 0; i < (long)BLOCK * np && bad < 0; ++i)
+        if (gr[i] != vf(41, (int)(i / BLOCK), 0, i % BLOCK, rep)) bad = i;
+    CHECK(bad < 0, "%s: MPI_Igather at the root: int %ld is %d", ctx, bad, gr[bad]);
+    nchecks += BIG + BLOCK + (gr ? (long)BLOCK * np : 0);
+    free(b), free(gs), free(gr), free(ss), free(sr);
+  }
+  CHECK_MPI(MPI_Comm_free(&comm));
+}
+
 int main(int argc, char** argv) {
   coll_init(&argc, &argv);
   t_comm_free_late = getenv("NBC_MIXED_COMM_FREE_PENDING_CRASHES") != NULL;
@@ -561,6 +609,7 @@ int main(int argc, char** argv) {
   test_p2p();
   test_rma();
   test_comm_free();
+  test_large_late();
   {
     const int bl[1] = {4};
     const MPI_Aint d[1] = {0};

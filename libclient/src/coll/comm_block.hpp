@@ -32,6 +32,11 @@ struct CommBlock {
     return base + geo.stage + static_cast<std::uint64_t>(r) * geo.stage_stride +
            static_cast<std::uint64_t>(slot) * layout::kStageSlot;
   }
+  // Reader r's ack of member w's stream (comm.hpp kStreamChunk).
+  layout::Flag& ack(int r, int w) const {
+    return reinterpret_cast<layout::Flag*>(base + geo.acks + static_cast<std::uint64_t>(r) * geo.acks_stride)[w];
+  }
+  std::byte* ring(int r) const { return base + geo.rings + static_cast<std::uint64_t>(r) * layout::kStreamRing; }
 };
 
 // The creator (the new communicator's rank 0): a fresh memfd holding the header and

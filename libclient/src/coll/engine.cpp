@@ -195,6 +195,8 @@ bool posts_arrive(Call& k, int lo, int hi) {
 
 bool wait_done(Call& k, int r, std::uint32_t target) { return wait_for(k, r, k.b->rank(r).done, target); }
 
+bool wait_on(Call& k, int r, layout::Flag& f, std::uint32_t target) { return wait_for(k, r, f, target); }
+
 bool reserve(Call& k) {
   // Slot seq % kCallSlots was last used by call seq - kCallSlots: every reader of it
   // must be done with that. `done` only grows, so a value seen once stays a lower
@@ -262,6 +264,8 @@ bool finish(Call& k) {
       if (r != k.me && (k.may_read == nullptr || k.may_read(k, r))) ok = wait_done(k, r, k.seq);
     }
   }
+  // Every reader is done with our stream's chunks: the ring is free for the next one.
+  if (k.streaming && ok) k.comm->stream_busy = false;
   k.mine->waiting_kind.store(0, std::memory_order_relaxed);
   return ok;
 }
@@ -323,6 +327,7 @@ Source source(const Call& k, int r, const layout::CallDesc& d) {
 }
 
 Source source(const Call& k, int r, const layout::PieceDesc& p) {
+  if ((p.stream & layout::kPieceStreamed) != 0) return Source{nullptr, 0, p.stream};
   return p.addr != 0 ? Source{nullptr, p.addr} : Source{k.b->stage(r, k.slot) + p.stage_off, 0};
 }
 

@@ -1,6 +1,7 @@
 // The collective engine's building blocks over a communicator's block (comm_block.hpp):
-// one call = one sequence number; contributions are staged in the segment (small) or
-// exposed in the owner's memory and read with process_vm_readv (large). The protocol
+// one call = one sequence number; contributions are staged in the segment (small),
+// streamed through the writer's ring (large bcast/scatter/gather: stream.hpp) or
+// exposed in the owner's memory and read with process_vm_readv (other large ones). The protocol
 // and its memory orders are in shm_layout/comm.hpp and docs/collectives.md.
 #pragma once
 
@@ -19,8 +20,8 @@
 namespace shmpi::client::coll {
 
 // Contributions up to this many bytes are staged (two copies, the writer never waits
-// for readers); larger ones are exposed (one copy by the reader, the writer waits until
-// every reader is done).
+// for readers); larger ones are streamed or exposed (the writer waits until every
+// reader is done).
 inline constexpr std::uint64_t kStageMax = std::uint64_t{32} << 10;
 
 // A call in which nobody exposed memory may leave its `done` unpublished, for up to
@@ -55,6 +56,10 @@ struct Call {
   layout::CommRank* mine;
   bool exposed = false;  // this rank exposed its own memory: wait for all done at the end
   bool staged_slot = false;  // this rank wrote into its staging slot (my_stage)
+  // This call writes a stream (stream.hpp take_chunks), from chunk stream_first;
+  // finish() ends it.
+  bool streaming = false;
+  std::uint32_t stream_first = 0;
   // Whether this call's `done` may be published late (publish_done): a collective
   // opts in; seeing a peer's exposed memory, or writing into a peer, opts out.
   bool lazy_done = false;
@@ -90,6 +95,9 @@ bool posts_arrive(Call& k, int lo, int hi);
 // `target`). False if the job was aborted.
 bool wait_posted(Call& k, int r);
 bool wait_done(Call& k, int r, std::uint32_t target);
+// Waits for flag f (of rank r: shown in shmpi-dump) to reach target, suspending a
+// task instead of blocking. False if the job was aborted.
+bool wait_on(Call& k, int r, layout::Flag& f, std::uint32_t target);
 // Before writing this rank's staging slot / descriptor of the call: every member has
 // finished the call two back that used them.
 bool reserve(Call& k);
@@ -133,10 +141,11 @@ int culprit(const Call& k, int r);
 int result(Call& k, bool ok, std::string& why);
 
 // Where rank r's contribution (or one piece of it) is: staged in its slot or descriptor
-// (a pointer into the block), or exposed at `addr` in its own memory.
+// (a pointer into the block), exposed at `addr` in its own memory, or streamed.
 struct Source {
   const std::byte* staged = nullptr;
   std::uint64_t addr = 0;
+  std::uint64_t stream = 0;  // a streamed piece: kPieceStreamed | first chunk (stream.hpp drain)
 };
 Source source(const Call& k, int r, const layout::CallDesc& d);
 Source source(const Call& k, int r, const layout::PieceDesc& p);

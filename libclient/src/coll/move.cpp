@@ -1,6 +1,7 @@
 // Data-movement collectives: barrier, bcast, scatter(v), gather(v), allgather(v),
 // alltoall(v/w). One call = one post and one done per rank (engine.hpp); small
-// contributions travel through the writer's staging slot, large ones are read from the
+// contributions travel through the writer's staging slot; large ones through the
+// writer's stream ring (bcast, scatter, gather: stream.hpp), else they are read from the
 // writer's own memory with process_vm_readv.
 #include <algorithm>
 #include <cstring>
@@ -9,6 +10,7 @@
 #include "coll/collectives.hpp"
 #include "coll/fiber.hpp"
 #include "coll/numa.hpp"
+#include "coll/stream.hpp"
 #include "errors.hpp"
 #include "runtime.hpp"
 #include "types/pack.hpp"
@@ -45,10 +47,11 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
 
 // The pieces this rank sends, one per destination (skip: a destination whose piece
 // does not travel, e.g. our own). Uniform small pieces: contribute_uniform. Else
-// staged while the slot has room and the piece is small, otherwise exposed: the user's
-// memory when contiguous and stable, else packed into scratch 0; the piece table says
-// which.
-void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
+// staged while the slot has room and the piece is small, otherwise streamed if
+// `stream` allows it and our ring is free (the caller pumps them after its post:
+// stream.hpp), else exposed: the user's memory when contiguous and stable, else packed
+// into scratch 0; the piece table says which.
+void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, bool stream) {
   if (k.n > 1 && contribute_uniform(k, send, skip)) return;
   layout::PieceDesc* t = my_pieces(k);
   std::byte* stage = my_stage(k);
@@ -63,6 +66,8 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
     if (bytes <= kStageMax && off + bytes <= layout::kStageSlot) {
       p.stage_off = off;
       off += (bytes + 63) / 64 * 64;
+    } else if (stream && can_stream(k)) {
+      p.stream = layout::kPieceStreamed | take_chunks(k, bytes);
     } else if (!snapshot && send[j].contiguous()) {
       p.addr = reinterpret_cast<std::uint64_t>(send[j].data());
       k.exposed = true;
@@ -76,7 +81,7 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot) {
   std::byte* s = scratch_bytes > 0 ? scratch(k.comm, 0, scratch_bytes) : nullptr;
   for (int j = 0; j < k.n; ++j) {
     layout::PieceDesc& p = t[j];
-    if (j == skip || p.bytes == 0) continue;
+    if (j == skip || p.bytes == 0 || p.stream != 0) continue;
     const Buf& b = send[j];
     if (p.addr == 0) {
       pack_to(b, stage + p.stage_off);
@@ -135,7 +140,8 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   Call k = begin(c, layout::CollKind::bcast);
   k.lazy_done = true;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
-  // A large message is exposed by the root and split: each rank reads the first
+  // A large message is streamed by the root (stream.hpp); if its ring is busy (another
+  // call of ours streams: nonblocking calls), exposed and split: each rank reads the first
   // (n-1)/n of it, and the root, which has nothing else to do, writes the last 1/n into
   // every rank that offered its (contiguous) buffer in its descriptor. Both halves
   // copy in parallel; the root says it is done writing with its `done` flag. Small
@@ -149,6 +155,19 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   layout::CallDesc& d = my_desc(k);
   if (k.me == root) {
     if (!reserve(k)) return aborted(why);
+    if (room > kStageMax && k.n > 1 && can_stream(k)) {
+      // Streamed: every reader drains the same chunks (stream.hpp).
+      d.status = layout::kDescStreamed;
+      d.addr = 0;
+      d.bytes = room;
+      const std::uint32_t first = take_chunks(k, room);
+      d.value[0] = first;
+      post(k);
+      ok = pump(k, 1, [&](int) { return StreamPart{&buf, room, first, -1}; });
+      if (!ok) return aborted(why);
+      ok = finish(k);
+      return result(k, ok, why);
+    }
     contribute(k, buf);
     post(k);
     // k.exposed, not d.addr: reading our own descriptor line right after writing it
@@ -179,10 +198,15 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
     const bool early = room > kStageMax;
     if (early && !offer(true)) return aborted(why);
     ok = wait_posted(k, root);
-    if (ok && !early && desc(k, root).addr != 0 && !offer(false)) return aborted(why);
+    const auto large = [](const layout::CallDesc& rd) {
+      return rd.addr != 0 || (rd.status & layout::kDescStreamed) != 0;
+    };
+    if (ok && !early && large(desc(k, root)) && !offer(false)) return aborted(why);
     if (ok && peer_ok(k, root)) {
       const layout::CallDesc& rd = desc(k, root);
-      if (takes_tail(rd, d)) {
+      if ((rd.status & layout::kDescStreamed) != 0) {
+        ok = drain(k, root, static_cast<std::uint32_t>(rd.value[0]), rd.bytes, buf);
+      } else if (takes_tail(rd, d)) {
         ok = fetch(k, root, source(k, root, rd), 0, buf.data(), tail_at(rd.bytes)) && wait_done(k, root, k.seq);
         if (ok && rd.value[1] != 0) {
           ok = false;
@@ -205,15 +229,32 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   if (k.me == root) {
     if (!reserve(k)) return aborted(why);
     my_desc(k).status = 0;
-    contribute_pieces(k, send, root, false);
+    contribute_pieces(k, send, root, false, true);
     post(k);
+    // The streamed pieces first: their readers copy while we copy our own block.
+    if (k.streaming) {
+      const layout::PieceDesc* t = my_pieces(k);
+      ok = pump(k, k.n, [&](int j) {
+        const bool s = (t[j].stream & layout::kPieceStreamed) != 0;
+        return StreamPart{&send[j], s ? t[j].bytes : 0, static_cast<std::uint32_t>(t[j].stream), j};
+      });
+      if (!ok) return aborted(why);
+    }
     if (!recv_in_place) local_copy(k, send[root], recv);
   } else {
     ok = wait_posted(k, root);
     if (ok && peer_ok(k, root)) {
       std::uint64_t bytes = 0;
       const Source src = piece_from(k, root, bytes);
-      ok = receive(k, root, src, 0, bytes, recv);
+      if (src.stream != 0) {
+        // The root waits for our post before it waits for our acks (stream.hpp).
+        if (!reserve(k)) return aborted(why);
+        my_desc(k).status = 0;
+        post(k);
+        ok = drain(k, root, static_cast<std::uint32_t>(src.stream), bytes, recv);
+      } else {
+        ok = receive(k, root, src, 0, bytes, recv);
+      }
     }
   }
   ok = finish(k) && ok;
@@ -231,19 +272,32 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
   bool ok = true;
   if (!reserve(k)) return aborted(why);
   if (k.me != root) {
-    // A large contribution goes straight into the root's buffer when the root offers
-    // its address (process_vm_writev, while the root copies its own block): one copy,
-    // and the root's copies of different blocks run in parallel on the senders.
+    // A large contribution is streamed; if our ring is busy (nonblocking calls), it
+    // goes straight into the root's buffer when the root offers its address
+    // (process_vm_writev, while the root copies its own block).
     const auto bytes = static_cast<std::uint64_t>(send.bytes());
     const layout::PieceDesc* offer = nullptr;
+    bool stream = false;
     if (bytes > kStageMax) {
       if (!wait_posted(k, root)) return aborted(why);
       const layout::PieceDesc& p = pieces(k, root)[k.me];
       const layout::CallDesc& rd = desc(k, root);
       const bool table = (rd.status & (layout::kDescInvalid | layout::kDescUniform)) == 0;
-      if (table && p.addr != 0 && bytes <= p.bytes) offer = &p;
+      stream = (rd.status & layout::kDescInvalid) == 0 && can_stream(k);
+      if (!stream && table && p.addr != 0 && bytes <= p.bytes) offer = &p;
     }
-    if (offer != nullptr) {
+    if (stream) {
+      // Into our ring while the root copies out (stream.hpp): two memcpys on two cores
+      // instead of one process_vm_writev, which costs ~3x a memcpy.
+      layout::CallDesc& d = my_desc(k);
+      d.status = layout::kDescStreamed;
+      d.addr = 0;
+      d.bytes = bytes;
+      const std::uint32_t first = take_chunks(k, bytes);
+      d.value[0] = first;
+      post(k);
+      if (!pump(k, 1, [&](int) { return StreamPart{&send, bytes, first, root}; })) return aborted(why);
+    } else if (offer != nullptr) {
       const std::byte* from = send.data();
       if (!send.contiguous()) {
         std::byte* s = scratch(c, 0, bytes);
@@ -261,7 +315,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     } else {
       contribute(k, send);
     }
-    post(k);
+    if (!stream) post(k);
   } else {
     // Offer the address of every large contiguous receive block. With none to offer,
     // kDescUniform says the piece table is not written (a sender that has a large
@@ -294,7 +348,12 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
       if (r == root) continue;
       ok = wait_posted(k, r);
       if (!ok || !peer_ok(k, r)) continue;
-      if ((desc(k, r).status & layout::kDescWritten) == 0) ok = receive_from(k, r, recv[r]);
+      const layout::CallDesc& rd = desc(k, r);
+      if ((rd.status & layout::kDescStreamed) != 0) {
+        ok = drain(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes, recv[r]);
+      } else if ((rd.status & layout::kDescWritten) == 0) {
+        ok = receive_from(k, r, recv[r]);
+      }
     }
   }
   ok = finish(k) && ok;
@@ -329,7 +388,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   if (!reserve(k)) return aborted(why);
   my_desc(k).status = 0;
   // In place, every outgoing piece is overwritten by an incoming one: snapshot them.
-  contribute_pieces(k, in_place ? recv : send, k.me, in_place);
+  contribute_pieces(k, in_place ? recv : send, k.me, in_place, false);
   post(k);
   if (!in_place) local_copy(k, send[k.me], recv[k.me]);
   bool ok = true;

@@ -36,6 +36,15 @@ int first_not_done(const Next& x) {
 
 bool reserved(const Next& x) { return first_not_done(x) < 0; }
 
+// Whether rank r's posted descriptor of the call streams its contribution, or (piece
+// >= 0) that piece: reading it waits for chunks (stream.hpp).
+bool streams(const Next& x, int r, int piece = -1) {
+  const layout::CallDesc& d = x.b->rank(r).desc[x.slot];
+  if (piece < 0) return (d.status & layout::kDescStreamed) != 0;
+  if ((d.status & (layout::kDescInvalid | layout::kDescUniform)) != 0) return false;
+  return (x.b->table(r, x.slot)[piece].stream & layout::kPieceStreamed) != 0;
+}
+
 // wait_posted(k, r): r's descriptor of the call is there.
 bool posted(const Next& x, int r) {
   return r == x.c->rank || x.b->rank(r).desc[x.slot].seq.load(std::memory_order_acquire) == x.seq;
@@ -172,13 +181,17 @@ bool runs_through(const Plan& p, std::uint32_t seq) {
       if (me == p.root) return reserved(x);
       // A root that exposed a large message (an erroneous truncating call) would make
       // us offer and wait for its `done`.
-      return posted(x, p.root) && x.b->rank(p.root).desc[x.slot].addr == 0;
+      return posted(x, p.root) && x.b->rank(p.root).desc[x.slot].addr == 0 && !streams(x, p.root);
     case PlanKind::scatter:
       if (me == p.root) return pieces_staged(p.send, me) && reserved(x);
-      return posted(x, p.root);
+      return posted(x, p.root) && !streams(x, p.root, me);
     case PlanKind::gather:
       if (me != p.root) return (p.in_place || staged(p.one.bytes())) && reserved(x);
-      return reserved(x) && all_posted(x, 0, n - 1);
+      if (!reserved(x) || !all_posted(x, 0, n - 1)) return false;
+      for (int r = 0; r < n; ++r) {
+        if (r != me && streams(x, r)) return false;
+      }
+      return true;
     case PlanKind::allgather:
       return staged(p.in_place ? p.recv[static_cast<std::size_t>(me)].bytes() : p.one.bytes()) && reserved(x) &&
              all_posted(x, 0, n - 1);

@@ -1,0 +1,95 @@
+#include "coll/stream.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "types/pack.hpp"
+#include "wait.hpp"
+
+namespace shmpi::client::coll {
+
+namespace {
+std::byte* chunk_at(const CommBlock* b, int w, std::uint32_t c) {
+  return b->ring(w) + static_cast<std::uint64_t>(c % layout::kStreamChunks) * layout::kStreamChunk;
+}
+}  // namespace
+
+bool can_stream(const Call& k) { return k.streaming || !k.comm->stream_busy; }
+
+std::uint32_t take_chunks(Call& k, std::uint64_t bytes) {
+  CommObj* c = k.comm;
+  if (!k.streaming) {
+    k.streaming = true;
+    k.stream_first = c->stream_next;
+    c->stream_busy = true;
+    c->stream_readers.assign(static_cast<std::size_t>(k.n), 0);
+  }
+  k.exposed = true;
+  const std::uint32_t first = c->stream_next;
+  c->stream_next += stream_chunks(bytes);
+  return first;
+}
+
+namespace stream_detail {
+
+bool wait_room(Call& k, int r, std::uint32_t upto) {
+  if (r < 0) {
+    for (int q = 0; q < k.n; ++q) {
+      if (q != k.me && !wait_room(k, q, upto)) return false;
+    }
+    return true;
+  }
+  // 0 unknown, 1 posted valid, 2 posted invalid (it reads nothing).
+  std::uint8_t& state = k.comm->stream_readers[static_cast<std::size_t>(r)];
+  if (state == 0) {
+    if (!wait_posted(k, r)) return false;
+    state = invalid(desc(k, r)) ? 2 : 1;
+  }
+  if (state == 2) return true;
+  return wait_on(k, r, k.b->ack(r, k.me), upto);
+}
+
+void write_chunk(Call& k, const Buf& src, std::uint64_t off, std::size_t len, std::uint32_t c) {
+  std::byte* to = chunk_at(k.b, k.me, c);
+  if (src.contiguous()) {
+    std::memcpy(to, src.data() + off, len);
+  } else {
+    types::pack_range(*src.type, *src.flat, src.addr, static_cast<MPI_Count>(off), static_cast<MPI_Count>(len), to);
+  }
+  signal_flag(k.mine->streamed, c + 1);
+}
+
+}  // namespace stream_detail
+
+bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst) {
+  const auto room = static_cast<std::uint64_t>(dst.bytes());
+  if (bytes > room) {
+    k.error = MPI_ERR_TRUNCATE;
+    k.why = "rank " + std::to_string(w) + " sends " + std::to_string(bytes) + " bytes, the receive buffer holds " +
+            std::to_string(room);
+  }
+  layout::Flag& streamed = k.b->rank(w).streamed;
+  layout::Flag& ack = k.b->ack(k.me, w);
+  const std::uint32_t count = stream_chunks(bytes);
+  for (std::uint32_t j = 0; j < count; ++j) {
+    const std::uint32_t c = first + j;
+    const std::uint64_t off = std::uint64_t{j} * layout::kStreamChunk;
+    const std::uint64_t len = std::min<std::uint64_t>(layout::kStreamChunk, bytes - off);
+    const std::uint64_t fits = off < room ? std::min(len, room - off) : 0;
+    if (fits > 0) {
+      if (!wait_on(k, w, streamed, c + 1)) return false;
+      const std::byte* from = chunk_at(k.b, w, c);
+      if (dst.contiguous()) {
+        std::memcpy(dst.data() + off, from, fits);
+      } else {
+        types::unpack_range(*dst.type, *dst.flat, from, static_cast<MPI_Count>(off), static_cast<MPI_Count>(fits),
+                            dst.addr);
+      }
+    }
+    signal_flag(ack, c + 1);
+  }
+  return true;
+}
+
+}  // namespace shmpi::client::coll

@@ -1,0 +1,91 @@
+// Streams: how a contribution larger than kStageMax travels when its writer can copy
+// it (shm_layout/comm.hpp kStreamChunk). The writer copies it chunk by chunk into its
+// ring in the segment (pump) while each reader copies the chunks out (drain): the two
+// copies run on two cores at once, and each costs about a memcpy, where the reader's
+// process_vm_readv of the writer's memory costs ~3x that.
+//
+// Protocol (per writer w; chunk numbers c are w's, 32-bit, never reset):
+//   writer: before writing chunk c over chunk c - kStreamChunks of the same call,
+//           acquires that chunk's readers' ack(r, w) >= c - kStreamChunks + 1 (ring
+//           room; an earlier call's chunks are free: its finish() waited for its
+//           readers' `done`); writes the chunk; releases `streamed` = c + 1.
+//   reader: acquires `streamed` >= c + 1, copies chunk c out, releases ack(r, w) = c + 1.
+// The writer publishes the first chunk in its descriptor (kDescStreamed, value[0]) or
+// piece (kPieceStreamed), sets kDescExposed (its readers publish `done` at once) and
+// waits in finish() for its readers' `done` like an exposing writer. A reader posts in
+// the call before it drains (a reader that passed invalid arguments posts an invalid
+// descriptor instead): the writer checks that post before it waits for the reader's ack.
+// One stream per rank and communicator at a time (nonblocking calls run interleaved on
+// tasks): a call that finds the ring busy exposes instead (process_vm_readv).
+#pragma once
+
+#include <cstdint>
+
+#include "coll/engine.hpp"
+
+namespace shmpi::client::coll {
+
+// One part of a writer's stream: `bytes` of src (packed) from chunk `first`, for
+// `reader` (-1: every other member).
+struct StreamPart {
+  const Buf* src = nullptr;
+  std::uint64_t bytes = 0;
+  std::uint32_t first = 0;
+  int reader = -1;
+};
+
+// Chunks that `bytes` take (a part of 0 bytes takes none; streamed ones are > kStageMax).
+inline std::uint32_t stream_chunks(std::uint64_t bytes) {
+  return static_cast<std::uint32_t>((bytes + layout::kStreamChunk - 1) / layout::kStreamChunk);
+}
+
+// Whether this call may stream: no other call of this rank on the communicator is.
+bool can_stream(const Call& k);
+// Takes the chunks for `bytes` in this call's stream: the first one's number. The first
+// take starts the stream (k.streaming: finish() ends it; k.exposed).
+std::uint32_t take_chunks(Call& k, std::uint64_t bytes);
+
+// Writes the parts (part(i) for i < n, in chunk order) into the ring. False if aborted.
+template <class Parts>
+bool pump(Call& k, int n, Parts part);
+
+// Copies writer w's `bytes` from chunk `first` into dst, acking each chunk; what does
+// not fit in dst is acked unread (k.error = MPI_ERR_TRUNCATE). False if aborted.
+bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst);
+
+// pump's pieces, not templated.
+namespace stream_detail {
+// Waits until reader r (-1: all but us; r that posted an invalid descriptor: never)
+// has acked `upto`. False if aborted.
+bool wait_room(Call& k, int r, std::uint32_t upto);
+// Copies `len` bytes at `off` of src (packed) into chunk c's ring place, then
+// publishes streamed = c + 1.
+void write_chunk(Call& k, const Buf& src, std::uint64_t off, std::size_t len, std::uint32_t c);
+}  // namespace stream_detail
+
+template <class Parts>
+bool pump(Call& k, int n, Parts part) {
+  for (int i = 0; i < n; ++i) {
+    const StreamPart p = part(i);
+    const std::uint32_t count = stream_chunks(p.bytes);
+    for (std::uint32_t j = 0; j < count; ++j) {
+      const std::uint32_t c = p.first + j;
+      // Ring room: the chunk kStreamChunks back, if it is this call's, must be read.
+      const std::uint32_t back = c - layout::kStreamChunks;
+      if (static_cast<std::int32_t>(back - k.stream_first) >= 0) {
+        int owner = -1;
+        for (int q = 0; q <= i; ++q) {
+          const StreamPart o = part(q);
+          if (static_cast<std::uint32_t>(back - o.first) < stream_chunks(o.bytes)) owner = o.reader;
+        }
+        if (!stream_detail::wait_room(k, owner, back + 1)) return false;
+      }
+      const std::uint64_t off = std::uint64_t{j} * layout::kStreamChunk;
+      const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(layout::kStreamChunk, p.bytes - off));
+      stream_detail::write_chunk(k, *p.src, off, len, c);
+    }
+  }
+  return true;
+}
+
+}  // namespace shmpi::client::coll
