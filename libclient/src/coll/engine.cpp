@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "coll/fiber.hpp"
+#include "coll/stream.hpp"
 #include "runtime.hpp"
 #include "shmpi_common/cache.hpp"
 #include "types/pack.hpp"
@@ -323,6 +324,9 @@ int result(Call& k, bool ok, std::string& why) {
 }
 
 Source source(const Call& k, int r, const layout::CallDesc& d) {
+  if ((d.status & layout::kDescStreamed) != 0) {
+    return Source{nullptr, 0, layout::kPieceStreamed | static_cast<std::uint32_t>(d.value[0])};
+  }
   return d.addr != 0 ? Source{nullptr, d.addr} : Source{staged(k, r, d), 0};
 }
 
@@ -333,6 +337,7 @@ Source source(const Call& k, int r, const layout::PieceDesc& p) {
 
 bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len) {
   if (len == 0) return true;
+  if (src.stream != 0) return stream_read(k, r, static_cast<std::uint32_t>(src.stream), offset, dst, len);
   if (src.staged != nullptr) {
     std::memcpy(dst, src.staged + offset, len);
     return true;

@@ -1,6 +1,6 @@
 // The collective engine's building blocks over a communicator's block (comm_block.hpp):
 // one call = one sequence number; contributions are staged in the segment (small),
-// streamed through the writer's ring (large bcast/scatter/gather: stream.hpp) or
+// streamed through the writer's ring (large bcast/scatter/gather/reduce: stream.hpp) or
 // exposed in the owner's memory and read with process_vm_readv (other large ones). The protocol
 // and its memory orders are in shm_layout/comm.hpp and docs/collectives.md.
 #pragma once
@@ -150,9 +150,9 @@ struct Source {
 Source source(const Call& k, int r, const layout::CallDesc& d);
 Source source(const Call& k, int r, const layout::PieceDesc& p);
 
-// Copies `len` bytes at `offset` of rank r's source to dst (memcpy, or
-// process_vm_readv for another rank's exposed memory). False (errno in k.why) if the
-// copy failed.
+// Copies `len` bytes at `offset` of rank r's source to dst (memcpy; stream.hpp
+// stream_read for a streamed one, at increasing offsets; process_vm_readv for another
+// rank's exposed memory). False (errno in k.why) if the copy failed.
 bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len);
 // Writes len bytes to rank r's exposed address `remote` (process_vm_writev, or memcpy
 // for this rank).
@@ -160,7 +160,7 @@ bool store_to(Call& k, int r, std::uint64_t remote, const void* src, std::size_t
 
 // Per-communicator reusable scratch (grown, never shrunk: no allocation once warm):
 // 0 a packed or copied contribution that is exposed, 1 fold and unpack temporaries,
-// 2 result images, 3 reduce accumulators (a NUMA leader's partial, a sliced chunk).
+// 2 result images, 3 reduce accumulators (a NUMA leader's partial).
 std::byte* scratch(CommObj* c, int which, std::size_t bytes);
 // The four scratch buffers of a call that runs neither on a task nor as the
 // communicator's blocking call (a deferred call run from progress(), nbc.cpp, maybe

@@ -163,7 +163,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
       const std::uint32_t first = take_chunks(k, room);
       d.value[0] = first;
       post(k);
-      ok = pump(k, 1, [&](int) { return StreamPart{&buf, room, first, -1}; });
+      ok = pump(k, 1, [&](int) { return StreamPart{&buf, nullptr, room, first, -1}; });
       if (!ok) return aborted(why);
       ok = finish(k);
       return result(k, ok, why);
@@ -236,7 +236,7 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
       const layout::PieceDesc* t = my_pieces(k);
       ok = pump(k, k.n, [&](int j) {
         const bool s = (t[j].stream & layout::kPieceStreamed) != 0;
-        return StreamPart{&send[j], s ? t[j].bytes : 0, static_cast<std::uint32_t>(t[j].stream), j};
+        return StreamPart{&send[j], nullptr, s ? t[j].bytes : 0, static_cast<std::uint32_t>(t[j].stream), j};
       });
       if (!ok) return aborted(why);
     }
@@ -296,7 +296,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
       const std::uint32_t first = take_chunks(k, bytes);
       d.value[0] = first;
       post(k);
-      if (!pump(k, 1, [&](int) { return StreamPart{&send, bytes, first, root}; })) return aborted(why);
+      if (!pump(k, 1, [&](int) { return StreamPart{&send, nullptr, bytes, first, root}; })) return aborted(why);
     } else if (offer != nullptr) {
       const std::byte* from = send.data();
       if (!send.contiguous()) {

@@ -7,11 +7,13 @@
 // order) and the same bits on every run for floating point.
 //   small (image <= kStageMax): every rank stages its image; each result is folded by
 //     the rank that needs it, straight from the staging halves;
-//   large: every rank exposes its image; the elements are cut into slices (reduce,
-//     allreduce: one per rank; reduce_scatter: each rank's block; scan: every rank its
+//   large reduce: every rank but the root streams its image (stream.hpp; exposes it if
+//     its ring is busy), and the root folds all of them, chunk by chunk, as they come;
+//   other large calls: every rank exposes its image; the elements are cut into slices
+//     (allreduce: one per rank; reduce_scatter: each rank's block; scan: every rank its
 //     own prefix), each folded in chunks (process_vm_readv of chunk r, fold, next) so
-//     copying and combining overlap, and reduce/allreduce owners write the folded slice
-//     into the root's / every rank's result (process_vm_writev).
+//     copying and combining overlap, and allreduce owners write the folded slice into
+//     every rank's result (process_vm_writev).
 #include <algorithm>
 #include <cstring>
 
@@ -19,6 +21,7 @@
 #include "coll/fiber.hpp"
 #include "coll/image.hpp"
 #include "coll/numa.hpp"
+#include "coll/stream.hpp"
 #include "errors.hpp"
 #include "runtime.hpp"
 #include "types/pack.hpp"
@@ -65,21 +68,9 @@ void contribute_image(Call& k, const std::byte* img, MPI_Count span, bool unstab
 
 namespace {
 
-// Where member r's slice of a large reduce/allreduce starts (r = n: the end). Reduce:
-// every member but the root must also write its folded slice into the root's result
-// (process_vm_writev, about the cost of the read), so the root folds a larger slice:
-// weight 1 + c / ((n - 1) (c + a)) against 1 for the others, with c = 45 and a = 25
-// us per MiB (process_vm_readv and a += b on the EPYC VMs), which evens out the
-// members' times. Allreduce: every member writes to all, equal slices. The same
-// integers on every member.
-MPI_Count slice_start(ReduceKind kind, MPI_Count total, int r, int n, int root) {
-  if (kind != ReduceKind::reduce || n < 2) return total * r / n;
-  constexpr MPI_Count kUnit = 1000, kExtra = 643;  // c / (c + a) = 45 / 70, in thousandths
-  const MPI_Count root_w = kUnit + kExtra / (n - 1);
-  const MPI_Count all = root_w + kUnit * (n - 1);
-  const MPI_Count before = kUnit * r + (r > root ? root_w - kUnit : 0);  // weight of members < r
-  return static_cast<MPI_Count>(static_cast<__int128>(total) * before / all);
-}
+// Where member r's slice of a large allreduce starts (r = n: the end): equal slices,
+// the same integers on every member.
+MPI_Count slice_start(MPI_Count total, int r, int n) { return total * r / n; }
 
 struct Plan {
   ReduceKind kind;
@@ -110,6 +101,9 @@ bool may_read_input(const Call& k, int r) {
   }
   return true;
 }
+
+// A large reduce (to_root below): only the root reads the others' inputs.
+bool root_reads(const Call& k, int r) { return r == k.reader_arg >> 3; }
 
 Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* counts, int root) {
   Plan p{kind, root};
@@ -194,8 +188,35 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
   }
   const bool staged = static_cast<std::uint64_t>(in_span) <= kStageMax;
+  // A large reduce: the root folds every input, the others only send theirs. Measured
+  // against the slices below (2 ranks, 1 MiB: docs/collectives.md "Why streams").
+  const bool to_root = kind == ReduceKind::reduce && !staged;
+  if (to_root) k.may_read = &root_reads;
 
-  if (part != Part::after_post) {
+  if (to_root && part != Part::after_post) {
+    const auto span = static_cast<std::uint64_t>(in_span);
+    d.status = 0;
+    d.bytes = span;
+    d.addr = d.addr2 = 0;
+    if (k.me == root) {
+      // Nobody reads the root's input; in place, the results are folded over it.
+      if (in_place) {
+        std::byte* copy = scratch(c, 0, static_cast<std::size_t>(span));
+        std::memcpy(copy, in_img, static_cast<std::size_t>(span));
+        in_img = copy;
+      }
+      post(k);
+    } else if (can_stream(k)) {
+      d.status = layout::kDescStreamed;
+      const std::uint32_t first = take_chunks(k, span);
+      d.value[0] = first;
+      post(k);
+      if (!pump(k, 1, [&](int) { return StreamPart{nullptr, in_img, span, first, root}; })) return aborted(why);
+    } else {
+      contribute_image(k, in_img, in_span, false);
+      post(k);
+    }
+  } else if (part != Part::after_post) {
     // In place, the input is overwritten by results while others may read it.
     contribute_image(k, in_img, in_span, in_place);
     if (!staged) in_img = reinterpret_cast<const std::byte*>(d.addr);
@@ -220,12 +241,12 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     };
   };
 
-  if (staged) {
+  if (staged || to_root) {
     if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
       // Staged inputs beyond the descriptor line sit in each member's slot: ask for
       // their first lines now, so that those misses overlap the descriptors' instead of
       // following them (in a stream the members posted long ago).
-      if (static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
+      if (staged && static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
         for (int r = p.lo; r <= p.hi; ++r) {
           if (r != k.me) __builtin_prefetch(k.b->stage(r, k.slot));
         }
@@ -233,44 +254,39 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       bool all = true;
       for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
       if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
+      // A streamed input is acked to its end, also where it was not read (an error, or
+      // counts that disagree): its writer may wait for that.
+      for (int r = p.lo; r <= p.hi; ++r) {
+        const layout::CallDesc& rd = desc(k, r);
+        if (r == k.me || rd.seq.load(std::memory_order_acquire) != k.seq) continue;
+        if ((rd.status & layout::kDescStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
+      }
     }
   } else {
     // Which elements this rank folds, and over which ranks.
     MPI_Count first = p.res_first, n_el = p.res_n;
     int lo = p.lo, hi = p.hi;
-    const bool sliced = kind == ReduceKind::reduce || kind == ReduceKind::allreduce;
+    const bool sliced = kind == ReduceKind::allreduce;  // a large reduce is to_root
     if (sliced) {
-      first = slice_start(kind, p.total, k.me, k.n, root);
-      n_el = slice_start(kind, p.total, k.me + 1, k.n, root) - first;
+      first = slice_start(p.total, k.me, k.n);
+      n_el = slice_start(p.total, k.me + 1, k.n) - first;
       lo = 0, hi = k.n - 1;
     }
     if (!p.has_result && !sliced) n_el = 0;
     for (int r = 0; r < k.n && ok; ++r) ready(r);
-    if (sliced && ok && kind == ReduceKind::reduce) {
-      if (desc(k, root).addr2 == 0 && p.total > 0) ok = false, k.why = "the root has no result buffer";
-    }
     // Chunk by chunk, so that a sliced chunk is written out while it is in cache.
     const MPI_Count chunk = std::max<MPI_Count>(1, kChunkBytes / std::max<MPI_Count>(1, g.ext));
-    std::byte* acc_buf = nullptr;  // a sliced chunk of a rank without a result of its own
-    if (ok && sliced && res_img == nullptr && n_el > 0) {
-      acc_buf = scratch(c, 3, static_cast<std::size_t>(g.span(std::min(chunk, n_el))));
-    }
     for (MPI_Count a = 0; ok && a < n_el && hi >= lo; a += chunk) {
       const MPI_Count m = std::min(chunk, n_el - a);
       const MPI_Count off = g.at(first + a);
       const auto len = static_cast<std::size_t>(g.span(m));
-      // Fold straight into this rank's result image when it has one (scan,
-      // reduce_scatter, the reduce root, allreduce); else into acc_buf.
-      std::byte* acc = !sliced ? res_img + g.at(a) : res_img != nullptr ? res_img + off : acc_buf;
+      // Straight into this rank's result image (scan, reduce_scatter, allreduce).
+      std::byte* acc = sliced ? res_img + off : res_img + g.at(a);
       ok = fold(k, op, g, input(lo), hi - lo + 1, first + a, m, acc);
       if (!ok || !sliced) continue;
-      if (kind == ReduceKind::reduce) {
-        if (root != k.me) ok = store_to(k, root, desc(k, root).addr2 + static_cast<std::uint64_t>(off), acc, len);
-      } else {
-        for (int j = 1; j < k.n && ok; ++j) {
-          const int r = (k.me + j) % k.n;
-          ok = store_to(k, r, desc(k, r).addr2 + static_cast<std::uint64_t>(off), acc, len);
-        }
+      for (int j = 1; j < k.n && ok; ++j) {
+        const int r = (k.me + j) % k.n;
+        ok = store_to(k, r, desc(k, r).addr2 + static_cast<std::uint64_t>(off), acc, len);
       }
     }
   }

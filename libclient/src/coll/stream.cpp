@@ -50,9 +50,11 @@ bool wait_room(Call& k, int r, std::uint32_t upto) {
   return wait_on(k, r, k.b->ack(r, k.me), upto);
 }
 
-void write_chunk(Call& k, const Buf& src, std::uint64_t off, std::size_t len, std::uint32_t c) {
+void write_chunk(Call& k, const StreamPart& p, std::uint64_t off, std::size_t len, std::uint32_t c) {
   std::byte* to = chunk_at(k.b, k.me, c);
-  if (src.contiguous()) {
+  if (p.src == nullptr) {
+    std::memcpy(to, p.raw + off, len);
+  } else if (const Buf& src = *p.src; src.contiguous()) {
     std::memcpy(to, src.data() + off, len);
   } else {
     types::pack_range(*src.type, *src.flat, src.addr, static_cast<MPI_Count>(off), static_cast<MPI_Count>(len), to);
@@ -61,6 +63,28 @@ void write_chunk(Call& k, const Buf& src, std::uint64_t off, std::size_t len, st
 }
 
 }  // namespace stream_detail
+
+bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void* dst, std::size_t len) {
+  layout::Flag& streamed = k.b->rank(w).streamed;
+  auto* out = static_cast<std::byte*>(dst);
+  const std::uint64_t end = offset + len;
+  while (offset < end) {
+    const auto j = static_cast<std::uint32_t>(offset / layout::kStreamChunk);
+    const std::uint64_t in = offset % layout::kStreamChunk;
+    const std::uint64_t n = std::min(layout::kStreamChunk - in, end - offset);
+    if (!wait_on(k, w, streamed, first + j + 1)) return false;
+    std::memcpy(out, chunk_at(k.b, w, first + j) + in, n);
+    out += n;
+    offset += n;
+  }
+  const auto whole = static_cast<std::uint32_t>(end / layout::kStreamChunk);
+  if (whole > 0) signal_flag(k.b->ack(k.me, w), first + whole);
+  return true;
+}
+
+void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes) {
+  signal_flag(k.b->ack(k.me, w), first + stream_chunks(bytes));
+}
 
 bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst) {
   const auto room = static_cast<std::uint64_t>(dst.bytes());

@@ -25,10 +25,11 @@
 
 namespace shmpi::client::coll {
 
-// One part of a writer's stream: `bytes` of src (packed) from chunk `first`, for
-// `reader` (-1: every other member).
+// One part of a writer's stream: `bytes` of src (packed; or of `raw`, a memory image,
+// when src is null) from chunk `first`, for `reader` (-1: every other member).
 struct StreamPart {
   const Buf* src = nullptr;
+  const std::byte* raw = nullptr;
   std::uint64_t bytes = 0;
   std::uint32_t first = 0;
   int reader = -1;
@@ -53,6 +54,13 @@ bool pump(Call& k, int n, Parts part);
 // not fit in dst is acked unread (k.error = MPI_ERR_TRUNCATE). False if aborted.
 bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst);
 
+// Random access in increasing order (a fold, reduce.cpp): copies `len` bytes at
+// `offset` of writer w's stream from chunk `first` into dst, then acks the chunks that
+// end at or before offset + len. False if aborted.
+bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void* dst, std::size_t len);
+// Acks all `bytes` of writer w's stream from chunk `first` (the rest a reader does not read).
+void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes);
+
 // pump's pieces, not templated.
 namespace stream_detail {
 // Waits until reader r (-1: all but us; r that posted an invalid descriptor: never)
@@ -60,7 +68,7 @@ namespace stream_detail {
 bool wait_room(Call& k, int r, std::uint32_t upto);
 // Copies `len` bytes at `off` of src (packed) into chunk c's ring place, then
 // publishes streamed = c + 1.
-void write_chunk(Call& k, const Buf& src, std::uint64_t off, std::size_t len, std::uint32_t c);
+void write_chunk(Call& k, const StreamPart& p, std::uint64_t off, std::size_t len, std::uint32_t c);
 }  // namespace stream_detail
 
 template <class Parts>
@@ -82,7 +90,7 @@ bool pump(Call& k, int n, Parts part) {
       }
       const std::uint64_t off = std::uint64_t{j} * layout::kStreamChunk;
       const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(layout::kStreamChunk, p.bytes - off));
-      stream_detail::write_chunk(k, *p.src, off, len, c);
+      stream_detail::write_chunk(k, p, off, len, c);
     }
   }
   return true;
