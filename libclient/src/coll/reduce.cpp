@@ -7,13 +7,12 @@
 // order) and the same bits on every run for floating point.
 //   small (image <= kStageMax): every rank stages its image; each result is folded by
 //     the rank that needs it, straight from the staging halves;
-//   large reduce: every rank but the root streams its image (stream.hpp; exposes it if
-//     its ring is busy), and the root folds all of them, chunk by chunk, as they come;
-//   other large calls: every rank exposes its image; the elements are cut into slices
-//     (allreduce: one per rank; reduce_scatter: each rank's block; scan: every rank its
-//     own prefix), each folded in chunks (process_vm_readv of chunk r, fold, next) so
-//     copying and combining overlap, and allreduce owners write the folded slice into
-//     every rank's result (process_vm_writev).
+//   large reduce, allreduce: every rank but the root (allreduce: rank 0) streams its
+//     image (stream.hpp; exposes it if its ring is busy), the root folds all of them,
+//     chunk by chunk, as they come, and (allreduce) streams the result to all;
+//   other large calls: every rank exposes its image and folds its own block
+//     (reduce_scatter) or prefix (scan) in chunks (process_vm_readv of chunk r, fold,
+//     next) so copying and combining overlap.
 #include <algorithm>
 #include <cstring>
 
@@ -25,6 +24,7 @@
 #include "errors.hpp"
 #include "runtime.hpp"
 #include "types/pack.hpp"
+#include "wait.hpp"
 
 namespace shmpi::client::coll {
 
@@ -68,10 +68,6 @@ void contribute_image(Call& k, const std::byte* img, MPI_Count span, bool unstab
 
 namespace {
 
-// Where member r's slice of a large allreduce starts (r = n: the end): equal slices,
-// the same integers on every member.
-MPI_Count slice_start(MPI_Count total, int r, int n) { return total * r / n; }
-
 struct Plan {
   ReduceKind kind;
   int root;
@@ -102,8 +98,12 @@ bool may_read_input(const Call& k, int r) {
   return true;
 }
 
-// A large reduce (to_root below): only the root reads the others' inputs.
-bool root_reads(const Call& k, int r) { return r == k.reader_arg >> 3; }
+// A large reduce or allreduce (to_root below): the root reads every input, the others
+// read the root's result (allreduce).
+bool to_root_reads(const Call& k, int r) {
+  const int root = k.reader_arg >> 3;
+  return r == root || k.me == root;
+}
 
 Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* counts, int root) {
   Plan p{kind, root};
@@ -188,10 +188,13 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
   }
   const bool staged = static_cast<std::uint64_t>(in_span) <= kStageMax;
-  // A large reduce: the root folds every input, the others only send theirs. Measured
-  // against the slices below (2 ranks, 1 MiB: docs/collectives.md "Why streams").
-  const bool to_root = kind == ReduceKind::reduce && !staged;
-  if (to_root) k.may_read = &root_reads;
+  // A large reduce or allreduce: the root (allreduce: rank 0) folds every input, the
+  // others send theirs; allreduce: the root then streams the result to all (or, its
+  // ring busy, exposes it: the others read it after its `done`). Measured against the
+  // slices below: docs/collectives.md "Reductions".
+  const bool to_root = (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) && !staged;
+  const bool shares = to_root && kind == ReduceKind::allreduce;  // the root's result goes to all
+  if (to_root) k.may_read = &to_root_reads;
 
   if (to_root && part != Part::after_post) {
     const auto span = static_cast<std::uint64_t>(in_span);
@@ -204,6 +207,13 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
         std::byte* copy = scratch(c, 0, static_cast<std::size_t>(span));
         std::memcpy(copy, in_img, static_cast<std::size_t>(span));
         in_img = copy;
+      }
+      if (shares && can_stream(k)) {
+        d.status = layout::kDescStreamed;
+        d.value[0] = take_chunks(k, span);
+      } else if (shares) {
+        d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
+        k.exposed = true;
       }
       post(k);
     } else if (can_stream(k)) {
@@ -241,7 +251,22 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     };
   };
 
-  if (staged || to_root) {
+  if (shares && k.me != root) {
+    // The root's result: streamed, or exposed once the root is done folding.
+    ok = ready(root);
+    const layout::CallDesc& rd = desc(k, root);
+    const auto span = static_cast<std::uint64_t>(g.span(p.res_n));
+    if (ok && (rd.status & layout::kDescStreamed) != 0) {
+      const auto first = static_cast<std::uint32_t>(rd.value[0]);
+      ok = stream_read(k, root, first, 0, res_img, static_cast<std::size_t>(std::min(span, rd.bytes)));
+      ack_all(k, root, first, rd.bytes);
+    } else if (ok && span > 0) {
+      ok = wait_done(k, root, k.seq) && fetch(k, root, Source{nullptr, rd.addr2}, 0, res_img, span);
+    }
+    // The root folded whatever it had: a member with invalid arguments fails the call
+    // here too.
+    for (int r = 0; r < k.n; ++r) ready(r);
+  } else if (staged || to_root) {
     if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
       // Staged inputs beyond the descriptor line sit in each member's slot: ask for
       // their first lines now, so that those misses overlap the descriptors' instead of
@@ -262,32 +287,18 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
         if ((rd.status & layout::kDescStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
       }
     }
-  } else {
-    // Which elements this rank folds, and over which ranks.
-    MPI_Count first = p.res_first, n_el = p.res_n;
-    int lo = p.lo, hi = p.hi;
-    const bool sliced = kind == ReduceKind::allreduce;  // a large reduce is to_root
-    if (sliced) {
-      first = slice_start(p.total, k.me, k.n);
-      n_el = slice_start(p.total, k.me + 1, k.n) - first;
-      lo = 0, hi = k.n - 1;
+    // Allreduce: the result to every member (also after a failed fold: they wait for it).
+    if (shares && k.streaming && !job_aborted()) {
+      const auto span = static_cast<std::uint64_t>(in_span);
+      const std::uint32_t first = k.stream_first;
+      if (!pump(k, 1, [&](int) { return StreamPart{nullptr, res_img, span, first, -1}; })) return aborted(why);
     }
-    if (!p.has_result && !sliced) n_el = 0;
+  } else {
+    // Reduce_scatter, scan, exscan: this rank's block or prefix; fold() reads the
+    // exposed inputs chunk by chunk, so copying and combining overlap.
     for (int r = 0; r < k.n && ok; ++r) ready(r);
-    // Chunk by chunk, so that a sliced chunk is written out while it is in cache.
-    const MPI_Count chunk = std::max<MPI_Count>(1, kChunkBytes / std::max<MPI_Count>(1, g.ext));
-    for (MPI_Count a = 0; ok && a < n_el && hi >= lo; a += chunk) {
-      const MPI_Count m = std::min(chunk, n_el - a);
-      const MPI_Count off = g.at(first + a);
-      const auto len = static_cast<std::size_t>(g.span(m));
-      // Straight into this rank's result image (scan, reduce_scatter, allreduce).
-      std::byte* acc = sliced ? res_img + off : res_img + g.at(a);
-      ok = fold(k, op, g, input(lo), hi - lo + 1, first + a, m, acc);
-      if (!ok || !sliced) continue;
-      for (int j = 1; j < k.n && ok; ++j) {
-        const int r = (k.me + j) % k.n;
-        ok = store_to(k, r, desc(k, r).addr2 + static_cast<std::uint64_t>(off), acc, len);
-      }
+    if (ok && p.has_result && p.res_n > 0 && p.hi >= p.lo) {
+      ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
     }
   }
   if (!finish(k)) return aborted(why);

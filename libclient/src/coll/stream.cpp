@@ -76,9 +76,9 @@ bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void
     std::memcpy(out, chunk_at(k.b, w, first + j) + in, n);
     out += n;
     offset += n;
+    // A chunk read to its end is acked at once (the writer may wait for it).
+    if (offset % layout::kStreamChunk == 0) signal_flag(k.b->ack(k.me, w), first + j + 1);
   }
-  const auto whole = static_cast<std::uint32_t>(end / layout::kStreamChunk);
-  if (whole > 0) signal_flag(k.b->ack(k.me, w), first + whole);
   return true;
 }
 

@@ -55,8 +55,8 @@ bool pump(Call& k, int n, Parts part);
 bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst);
 
 // Random access in increasing order (a fold, reduce.cpp): copies `len` bytes at
-// `offset` of writer w's stream from chunk `first` into dst, then acks the chunks that
-// end at or before offset + len. False if aborted.
+// `offset` of writer w's stream from chunk `first` into dst, acking each chunk it reads
+// to its end (ack_all the rest). False if aborted.
 bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void* dst, std::size_t len);
 // Acks all `bytes` of writer w's stream from chunk `first` (the rest a reader does not read).
 void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes);
