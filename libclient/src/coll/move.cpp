@@ -1,8 +1,8 @@
 // Data-movement collectives: barrier, bcast, scatter(v), gather(v), allgather(v),
 // alltoall(v/w). One call = one post and one done per rank (engine.hpp); small
 // contributions travel through the writer's staging slot; large ones through the
-// writer's stream ring (bcast, scatter, gather: stream.hpp), else they are read from the
-// writer's own memory with process_vm_readv.
+// writer's stream ring (bcast, scatter, gather; alltoall within the ring: stream.hpp),
+// else they are read from the writer's own memory with process_vm_readv.
 #include <algorithm>
 #include <cstring>
 
@@ -47,15 +47,15 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
 
 // The pieces this rank sends, one per destination (skip: a destination whose piece
 // does not travel, e.g. our own). Uniform small pieces: contribute_uniform. Else
-// staged while the slot has room and the piece is small, otherwise streamed if
-// `stream` allows it and our ring is free (the caller pumps them after its post:
-// stream.hpp), else exposed: the user's memory when contiguous and stable, else packed
-// into scratch 0; the piece table says which.
-void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, bool stream) {
+// staged while the slot has room and the piece is small, otherwise streamed while our
+// ring is free and the call's stream stays within `stream_max` bytes of chunks (the
+// caller pumps them after its post: stream.hpp), else exposed: the user's memory when
+// contiguous and stable, else packed into scratch 0; the piece table says which.
+void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::uint64_t stream_max) {
   if (k.n > 1 && contribute_uniform(k, send, skip)) return;
   layout::PieceDesc* t = my_pieces(k);
   std::byte* stage = my_stage(k);
-  std::uint64_t off = 0, scratch_bytes = 0;
+  std::uint64_t off = 0, scratch_bytes = 0, streamed = 0;
   // Pass 1: decide; pass 2: fill (scratch is sized once).
   for (int j = 0; j < k.n; ++j) {
     layout::PieceDesc& p = t[j];
@@ -66,7 +66,8 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, bool s
     if (bytes <= kStageMax && off + bytes <= layout::kStageSlot) {
       p.stage_off = off;
       off += (bytes + 63) / 64 * 64;
-    } else if (stream && can_stream(k)) {
+    } else if (streamed + stream_chunks(bytes) * layout::kStreamChunk <= stream_max && can_stream(k)) {
+      streamed += stream_chunks(bytes) * layout::kStreamChunk;
       p.stream = layout::kPieceStreamed | take_chunks(k, bytes);
     } else if (!snapshot && send[j].contiguous()) {
       p.addr = reinterpret_cast<std::uint64_t>(send[j].data());
@@ -91,6 +92,22 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, bool s
       p.stage_off = 0;
     }
   }
+}
+
+// Writes the pieces contribute_pieces() chose to stream into our ring. False if aborted.
+bool pump_pieces(Call& k, const Buf* send) {
+  if (!k.streaming) return true;
+  const layout::PieceDesc* t = my_pieces(k);
+  return pump(k, k.n, [&](int j) {
+    const bool s = (t[j].stream & layout::kPieceStreamed) != 0;
+    return StreamPart{&send[j], nullptr, s ? t[j].bytes : 0, static_cast<std::uint32_t>(t[j].stream), j};
+  });
+}
+
+// Receives rank r's piece (piece_from) into dst: drained if streamed.
+bool receive_piece(Call& k, int r, const Source& src, std::uint64_t bytes, const Buf& dst) {
+  if (src.stream != 0) return drain(k, r, static_cast<std::uint32_t>(src.stream), bytes, dst);
+  return receive(k, r, src, 0, bytes, dst);
 }
 
 // Rank r's piece of the call for this rank (r wrote its pieces with
@@ -229,17 +246,10 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   if (k.me == root) {
     if (!reserve(k)) return aborted(why);
     my_desc(k).status = 0;
-    contribute_pieces(k, send, root, false, true);
+    contribute_pieces(k, send, root, false, UINT64_MAX);
     post(k);
     // The streamed pieces first: their readers copy while we copy our own block.
-    if (k.streaming) {
-      const layout::PieceDesc* t = my_pieces(k);
-      ok = pump(k, k.n, [&](int j) {
-        const bool s = (t[j].stream & layout::kPieceStreamed) != 0;
-        return StreamPart{&send[j], nullptr, s ? t[j].bytes : 0, static_cast<std::uint32_t>(t[j].stream), j};
-      });
-      if (!ok) return aborted(why);
-    }
+    if (!pump_pieces(k, send)) return aborted(why);
     if (!recv_in_place) local_copy(k, send[root], recv);
   } else {
     ok = wait_posted(k, root);
@@ -387,10 +397,13 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   if (!reserve(k)) return aborted(why);
   my_desc(k).status = 0;
-  // In place, every outgoing piece is overwritten by an incoming one: snapshot them.
-  contribute_pieces(k, in_place ? recv : send, k.me, in_place, false);
+  // In place, every outgoing piece is overwritten by an incoming one: snapshot them
+  // (a streamed piece is copied into the ring before anything arrives). Every member
+  // streams and reads, so a stream must fit the ring: nobody waits for room.
+  const Buf* out = in_place ? recv : send;
+  contribute_pieces(k, out, k.me, in_place, layout::kStreamRing);
   post(k);
-  if (!in_place) local_copy(k, send[k.me], recv[k.me]);
+  if (!pump_pieces(k, out)) return aborted(why);
   bool ok = true;
   for (int i = 1; i < k.n && ok; ++i) {
     const int r = (k.me + i) % k.n;
@@ -398,9 +411,10 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
     if (ok && peer_ok(k, r)) {
       std::uint64_t bytes = 0;
       const Source src = piece_from(k, r, bytes);
-      ok = receive(k, r, src, 0, bytes, recv[r]);
+      ok = receive_piece(k, r, src, bytes, recv[r]);
     }
   }
+  if (!in_place) local_copy(k, send[k.me], recv[k.me]);
   ok = finish(k) && ok;
   return result(k, ok, why);
 }
