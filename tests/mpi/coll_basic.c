@@ -15,7 +15,8 @@
  * new data), 13 and 1001 bytes at odd addresses, every pair of signature-matching but
  * different datatypes below at 13 elements (vector, struct with lb 4, indexed with
  * decreasing displacements, resized, contiguous, byte vector, int64 struct/hvector),
- * one case of 1 MiB + 12 bytes per block, MPI_IN_PLACE wherever the standard allows it
+ * cases of 1 MiB + 12 bytes per block (contiguous, and in place) and of 100003 indexed
+ * elements sent as resized ones, MPI_IN_PLACE wherever the standard allows it
  * (Scatter(v) and Gather(v) at the root, Allgather(v), Alltoall(v/w); each call's "in
  * place" paragraph), every root for the rooted calls, and (MPI_VERSION >= 4) the _c variants.
  * The v-variants give some ranks zero counts and place segments at non-monotone
@@ -701,7 +702,10 @@ static void run_call(int call) {
   }
   c.pair = P_INT, c.k = BIG, c.root = np - 1;
   run_case(&c);
+  c.pair = 3, c.k = 100003, c.root = NEXT_ROOT; /* large and non-contiguous on both sides */
+  run_case(&c);
   if (has_inplace) {
+    c.flags = F_INPLACE, c.pair = P_INT, c.k = BIG, c.root = NEXT_ROOT, run_case(&c);
     c.flags = F_INPLACE;
     c.pair = P_INT, c.k = 1, c.root = NEXT_ROOT, run_case(&c);
     c.pair = P_INT, c.k = 1001, c.root = NEXT_ROOT, run_case(&c);

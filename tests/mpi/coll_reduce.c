@@ -22,14 +22,16 @@
  *   - a non-commutative user op (2x2 matrix product, inout = in * inout) on a contiguous
  *     int matrix type and on a resized double matrix type with an 8-byte hole, through
  *     Reduce (every root), Allreduce, Scan, Exscan, Reduce_scatter, Reduce_scatter_block,
- *     in place and not: the result must be the rank-order product M0*M1*... (the
+ *     in place and not, also 2.4-3 MiB of them through Reduce and Allreduce: the result
+ *     must be the rank-order product M0*M1*... (the
  *     double one compared by value: the sign of a zero entry depends on the association
  *     order, which 7.9.5 leaves to the implementation);
  *   - a commutative user op (a + b + ab mod 2^32) on MPI_UNSIGNED and on a vector type
  *     with holes, one user function for both: it dispatches on the datatype argument,
  *     which must be the handle passed to the call (7.9.5);
  *   - MPI_IN_PLACE for Reduce (root), Allreduce, Reduce_scatter(_block), Scan, Exscan;
- *   - count 0 for every call; 1 MiB + 24 bytes of doubles through Reduce and Allreduce;
+ *   - count 0 for every call; 1 MiB + 24 bytes of doubles through Reduce and Allreduce,
+ *     in place and not;
  *   - (MPI_VERSION >= 4) the _c variants and MPI_Op_create_c.
  * Receive buffers sit between guard zones; bytes outside the type map of our derived
  * types must stay untouched, send buffers unchanged, and a non-root's recvbuf in Reduce
@@ -696,6 +698,10 @@ static void user_ops(void) {
   run(MD, O_USER, mat_dbl, R_EXSCAN, 13, 0, F_INPLACE);
   run(MD, O_USER, mat_dbl, R_RS, 13, 0, F_INPLACE);
   run(MI, O_USER, mat_int, R_RSB, 13, 0, F_INPLACE);
+  /* ... large: 3 MiB of int matrices, 2.4 MiB of double matrices with holes */
+  run(MI, O_USER, mat_int, R_REDUCE, 196613, 1 % np, 0);
+  run(MD, O_USER, mat_dbl, R_ALLREDUCE, 60001, 0, 0);
+  run(MD, O_USER, mat_dbl, R_REDUCE, 60001, np - 1, F_INPLACE);
   /* commutative user op, on a basic and on a derived type */
   run(UN, O_USER, comm, R_REDUCE, 1001, 0, 0);
   run(UV, O_USER, comm, R_REDUCE, 13, np - 1, 0);
@@ -728,9 +734,11 @@ static void in_place_and_edges(void) {
     run(DI, O_MAXLOC, MPI_MAXLOC, call, 1001, 0, F_INPLACE);
     run(UC, O_BXOR, MPI_BXOR, call, 0, call % np, 0); /* count 0: nothing may be written */
   }
-  /* 1 MiB + 24 bytes of doubles */
+  /* 1 MiB + 24 bytes of doubles, also in place */
   run(D, O_SUM, MPI_SUM, R_REDUCE, 131075, np - 1, 0);
   run(D, O_SUM, MPI_SUM, R_ALLREDUCE, 131075, 0, 0);
+  run(D, O_SUM, MPI_SUM, R_REDUCE, 131075, 0, F_INPLACE);
+  run(D, O_SUM, MPI_SUM, R_ALLREDUCE, 131075, 0, F_INPLACE);
 #if MPI_VERSION >= 4
   const TypeDesc* L = &td[T_LL];
   for (int call = 0; call < NRCALLS; ++call) run(L, O_SUM, MPI_SUM, call, 1001, (call + 2) % np, F_C);
