@@ -65,6 +65,7 @@ struct CommObj {
   std::uint32_t stream_next = 0;
   bool stream_busy = false;
   std::vector<std::uint8_t> stream_readers;
+  std::vector<std::uint8_t> ring_mapped;  // members whose ring our mapping has populated
   coll::NumaGroups numa;              // members by NUMA node (coll/numa_groups.hpp)
   bool predefined = false;
 };

@@ -1,5 +1,7 @@
 #include "coll/stream.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -13,6 +15,22 @@ namespace {
 std::byte* chunk_at(const CommBlock* b, int w, std::uint32_t c) {
   return b->ring(w) + static_cast<std::uint64_t>(c % layout::kStreamChunks) * layout::kStreamChunk;
 }
+
+// Maps member w's ring into our page tables in one call, the first time we write
+// (w = us) or read it: else its 512 pages fault one by one in the first calls, which on
+// this VM cost milliseconds per process (8 ranks, 256 KiB alltoall, few calls: see
+// docs/collectives.md). Once per member and communicator, not per call; a hint (an
+// older kernel without MADV_POPULATE_* just faults as before).
+void map_ring(Call& k, int w) {
+  std::vector<std::uint8_t>& m = k.comm->ring_mapped;
+  if (m.size() != static_cast<std::size_t>(k.n)) m.assign(static_cast<std::size_t>(k.n), 0);
+  std::uint8_t& done = m[static_cast<std::size_t>(w)];
+  if (done != 0) return;
+  done = 1;
+#if defined(MADV_POPULATE_WRITE) && defined(MADV_POPULATE_READ)
+  (void)madvise(k.b->ring(w), layout::kStreamRing, w == k.me ? MADV_POPULATE_WRITE : MADV_POPULATE_READ);
+#endif
+}
 }  // namespace
 
 bool can_stream(const Call& k) { return k.streaming || !k.comm->stream_busy; }
@@ -20,6 +38,7 @@ bool can_stream(const Call& k) { return k.streaming || !k.comm->stream_busy; }
 std::uint32_t take_chunks(Call& k, std::uint64_t bytes) {
   CommObj* c = k.comm;
   if (!k.streaming) {
+    map_ring(k, k.me);
     k.streaming = true;
     k.stream_first = c->stream_next;
     c->stream_busy = true;
@@ -65,6 +84,7 @@ void write_chunk(Call& k, const StreamPart& p, std::uint64_t off, std::size_t le
 }  // namespace stream_detail
 
 bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void* dst, std::size_t len) {
+  map_ring(k, w);
   layout::Flag& streamed = k.b->rank(w).streamed;
   auto* out = static_cast<std::byte*>(dst);
   const std::uint64_t end = offset + len;
@@ -87,6 +107,7 @@ void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes) {
 }
 
 bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst) {
+  map_ring(k, w);
   const auto room = static_cast<std::uint64_t>(dst.bytes());
   if (bytes > room) {
     k.error = MPI_ERR_TRUNCATE;
