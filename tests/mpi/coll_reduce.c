@@ -31,7 +31,8 @@
  *     which must be the handle passed to the call (7.9.5);
  *   - MPI_IN_PLACE for Reduce (root), Allreduce, Reduce_scatter(_block), Scan, Exscan;
  *   - count 0 for every call; 1 MiB + 24 bytes of doubles through Reduce and Allreduce,
- *     in place and not;
+ *     in place and not; 160 KiB-1 MiB blocks through Reduce_scatter(_block), also of
+ *     the matrix ops;
  *   - (MPI_VERSION >= 4) the _c variants and MPI_Op_create_c.
  * Receive buffers sit between guard zones; bytes outside the type map of our derived
  * types must stay untouched, send buffers unchanged, and a non-root's recvbuf in Reduce
@@ -702,6 +703,8 @@ static void user_ops(void) {
   run(MI, O_USER, mat_int, R_REDUCE, 196613, 1 % np, 0);
   run(MD, O_USER, mat_dbl, R_ALLREDUCE, 60001, 0, 0);
   run(MD, O_USER, mat_dbl, R_REDUCE, 60001, np - 1, F_INPLACE);
+  run(MD, O_USER, mat_dbl, R_RS, 12007, 0, 0);
+  run(MI, O_USER, mat_int, R_RSB, 8009, 0, F_INPLACE);
   /* commutative user op, on a basic and on a derived type */
   run(UN, O_USER, comm, R_REDUCE, 1001, 0, 0);
   run(UV, O_USER, comm, R_REDUCE, 13, np - 1, 0);
@@ -739,6 +742,11 @@ static void in_place_and_edges(void) {
   run(D, O_SUM, MPI_SUM, R_ALLREDUCE, 131075, 0, 0);
   run(D, O_SUM, MPI_SUM, R_REDUCE, 131075, 0, F_INPLACE);
   run(D, O_SUM, MPI_SUM, R_ALLREDUCE, 131075, 0, F_INPLACE);
+  /* large Reduce_scatter(_block): 160 KiB and 1 MiB blocks, in place and not */
+  run(D, O_SUM, MPI_SUM, R_RSB, 20011, 0, 0);
+  run(D, O_SUM, MPI_SUM, R_RSB, 20011, 0, F_INPLACE);
+  run(D, O_SUM, MPI_SUM, R_RSB, 131075, 0, 0);
+  run(D, O_SUM, MPI_SUM, R_RS, 40009, 0, F_INPLACE);
 #if MPI_VERSION >= 4
   const TypeDesc* L = &td[T_LL];
   for (int call = 0; call < NRCALLS; ++call) run(L, O_SUM, MPI_SUM, call, 1001, (call + 2) % np, F_C);

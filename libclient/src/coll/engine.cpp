@@ -337,7 +337,9 @@ Source source(const Call& k, int r, const layout::PieceDesc& p) {
 
 bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len) {
   if (len == 0) return true;
-  if (src.stream != 0) return stream_read(k, r, static_cast<std::uint32_t>(src.stream), offset, dst, len);
+  if (src.stream != 0) {
+    return stream_read(k, r, static_cast<std::uint32_t>(src.stream), offset - src.stream_base, dst, len);
+  }
   if (src.staged != nullptr) {
     std::memcpy(dst, src.staged + offset, len);
     return true;

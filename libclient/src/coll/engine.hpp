@@ -1,7 +1,7 @@
 // The collective engine's building blocks over a communicator's block (comm_block.hpp):
 // one call = one sequence number; contributions are staged in the segment (small),
 // streamed through the writer's ring (stream.hpp: large bcast, scatter, gather,
-// reduce, allreduce, alltoall) or exposed in the owner's memory and read with
+// reduce, allreduce; alltoall, reduce_scatter within the ring) or exposed in the owner's memory and read with
 // process_vm_readv (other large ones). The protocol and its memory orders are in
 // shm_layout/comm.hpp and docs/collectives.md.
 #pragma once
@@ -147,6 +147,7 @@ struct Source {
   const std::byte* staged = nullptr;
   std::uint64_t addr = 0;
   std::uint64_t stream = 0;  // a streamed piece: kPieceStreamed | first chunk (stream.hpp drain)
+  std::uint64_t stream_base = 0;  // the offset fetch() is given for the stream's first byte
 };
 Source source(const Call& k, int r, const layout::CallDesc& d);
 Source source(const Call& k, int r, const layout::PieceDesc& p);

@@ -196,7 +196,11 @@ bool runs_through(const Plan& p, std::uint32_t seq) {
       return staged(p.in_place ? p.recv[static_cast<std::size_t>(me)].bytes() : p.one.bytes()) && reserved(x) &&
              all_posted(x, 0, n - 1);
     case PlanKind::alltoall:
-      return pieces_staged(p.in_place ? p.recv : p.send, me) && reserved(x) && all_posted(x, 0, n - 1);
+      if (!pieces_staged(p.in_place ? p.recv : p.send, me) || !reserved(x) || !all_posted(x, 0, n - 1)) return false;
+      for (int r = 0; r < n; ++r) {
+        if (r != me && streams(x, r, me)) return false;  // alltoallv: a large piece for us
+      }
+      return true;
     case PlanKind::reduce:
       return reduce_ready(p, x);
   }

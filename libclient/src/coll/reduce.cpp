@@ -10,6 +10,8 @@
 //   large reduce, allreduce: every rank but the root (allreduce: rank 0) streams its
 //     image (stream.hpp; exposes it if its ring is busy), the root folds all of them,
 //     chunk by chunk, as they come, and (allreduce) streams the result to all;
+//   large reduce_scatter: every rank streams each other rank its block, if they all
+//     fit its ring (stream_blocks), and folds its own block from the streams;
 //   other large calls: every rank exposes its image and folds its own block
 //     (reduce_scatter) or prefix (scan) in chunks (process_vm_readv of chunk r, fold,
 //     next) so copying and combining overlap.
@@ -103,6 +105,40 @@ bool may_read_input(const Call& k, int r) {
 bool to_root_reads(const Call& k, int r) {
   const int root = k.reader_arg >> 3;
   return r == root || k.me == root;
+}
+
+// Reduce_scatter, large: streams every other member its block of our image when our
+// ring is free and all of them fit it (every member writes and reads, so no pump may
+// wait for room): piece table entry j = block j (stage_off: its image offset). In
+// place, the image is copied first (our result lands on it). False: nothing written.
+bool stream_blocks(Call& k, const Geometry& g, const MPI_Count* counts, const std::byte*& img, bool in_place) {
+  if (!can_stream(k)) return false;
+  std::uint64_t chunks = 0;
+  for (int j = 0; j < k.n; ++j) {
+    if (j != k.me) chunks += stream_chunks(static_cast<std::uint64_t>(g.span(counts[j])));
+  }
+  if (chunks == 0 || chunks > layout::kStreamChunks) return false;
+  if (in_place) {
+    MPI_Count total = 0;
+    for (int j = 0; j < k.n; ++j) total += counts[j];
+    const auto span = static_cast<std::size_t>(g.span(total));
+    std::byte* copy = scratch(k.comm, 0, span);
+    std::memcpy(copy, img, span);
+    img = copy;
+  }
+  layout::CallDesc& d = my_desc(k);
+  d.status = layout::kDescStreamed;
+  d.addr = d.addr2 = 0;
+  layout::PieceDesc* t = my_pieces(k);
+  MPI_Count at = 0;
+  for (int j = 0; j < k.n; ++j) {
+    const auto bytes = static_cast<std::uint64_t>(g.span(counts[j]));
+    t[j] = layout::PieceDesc{0, bytes, static_cast<std::uint64_t>(g.at(at)), 0};
+    if (j != k.me && bytes > 0) t[j].stream = layout::kPieceStreamed | take_chunks(k, bytes);
+    at += counts[j];
+  }
+  d.bytes = static_cast<std::uint64_t>(g.span(at));
+  return true;
 }
 
 Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* counts, int root) {
@@ -226,6 +262,17 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       contribute_image(k, in_img, in_span, false);
       post(k);
     }
+  } else if (part != Part::after_post && kind == ReduceKind::reduce_scatter && !staged &&
+             stream_blocks(k, g, counts, in_img, in_place)) {
+    post(k);
+    // Every member streams and reads: the blocks fit the ring (stream_blocks), so the
+    // pump never waits for room.
+    const layout::PieceDesc* t = my_pieces(k);
+    const bool pumped = pump(k, k.n, [&](int j) {
+      const bool s = (t[j].stream & layout::kPieceStreamed) != 0;
+      return StreamPart{nullptr, in_img + t[j].stage_off, s ? t[j].bytes : 0, static_cast<std::uint32_t>(t[j].stream), j};
+    });
+    if (!pumped) return aborted(why);
   } else if (part != Part::after_post) {
     // In place, the input is overwritten by results while others may read it.
     contribute_image(k, in_img, in_span, in_place);
@@ -247,7 +294,14 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   auto input = [&](int lo) {
     return [&, lo](int i) {
       const int r = lo + i;
-      return r == k.me && !staged ? FoldIn{r, {}, in_img} : FoldIn{r, source(k, r, desc(k, r)), nullptr};
+      if (r == k.me && !staged) return FoldIn{r, {}, in_img};
+      const layout::CallDesc& rd = desc(k, r);
+      if (kind == ReduceKind::reduce_scatter && (rd.status & layout::kDescStreamed) != 0) {
+        // r streamed each member its block: ours, read at offsets of the whole image.
+        const layout::PieceDesc& pc = pieces(k, r)[k.me];
+        return FoldIn{r, Source{nullptr, 0, pc.stream, static_cast<std::uint64_t>(g.at(p.res_first))}, nullptr};
+      }
+      return FoldIn{r, source(k, r, rd), nullptr};
     };
   };
 
@@ -299,6 +353,14 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     for (int r = 0; r < k.n && ok; ++r) ready(r);
     if (ok && p.has_result && p.res_n > 0 && p.hi >= p.lo) {
       ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
+    }
+    // Reduce_scatter: our streamed blocks are acked to their end, read or not.
+    for (int r = 0; r < k.n && kind == ReduceKind::reduce_scatter; ++r) {
+      const layout::CallDesc& rd = desc(k, r);
+      if (r == k.me || rd.seq.load(std::memory_order_acquire) != k.seq) continue;
+      if ((rd.status & layout::kDescStreamed) == 0) continue;
+      const layout::PieceDesc& pc = pieces(k, r)[k.me];
+      if ((pc.stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(pc.stream), pc.bytes);
     }
   }
   if (!finish(k)) return aborted(why);
