@@ -29,7 +29,8 @@
  *     MPI_Igather (1 MiB blocks, root np-1) and an MPI_Iscatter (1 MiB blocks, root 0) and
  *     only then lets the other ranks start theirs (a token by MPI_Send), so rank 0's
  *     broadcast cannot have completed when it starts the other two (a library that moves
- *     large messages through a bounded buffer has to keep the three apart).
+ *     large messages through a bounded buffer has to keep the three apart), then every
+ *     rank calls a blocking 2 MiB MPI_Allreduce before it waits for the three.
  * Prints "nbc_mixed: OK (N checks)" on rank 0.
  *
  * Peer toggle (set by tests/peer/run_nbc_peer.sh):
@@ -575,14 +576,28 @@ static void test_large_late(void) {
       for (long i = 0; i < (long)BLOCK * np; ++i) ss[i] = vf(42, (int)(i / BLOCK), 0, i % BLOCK, rep);
     int token = 0;
     if (me != 0) CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    long bad = -1;
     MPI_Request rq[3];
     CHECK_MPI(MPI_Ibcast(b, BIG, MPI_INT, 0, comm, &rq[0]));
     CHECK_MPI(MPI_Igather(gs, BLOCK, MPI_INT, gr, BLOCK, MPI_INT, groot, comm, &rq[1]));
     CHECK_MPI(MPI_Iscatter(ss, BLOCK, MPI_INT, sr, BLOCK, MPI_INT, 0, comm, &rq[2]));
     if (me == 0)
       for (int r = 1; r < np; ++r) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, r, 40, MPI_COMM_WORLD));
+    /* a large blocking Allreduce while the three are still in flight */
+    double* ad = malloc((size_t)BLOCK * sizeof(double));
+    double* ar = malloc((size_t)BLOCK * sizeof(double));
+    CHECK(ad != NULL && ar != NULL, "malloc");
+    for (long i = 0; i < BLOCK; ++i) ad[i] = (double)(vf(43, me, 0, i, rep) % 1000);
+    CHECK_MPI(MPI_Allreduce(ad, ar, BLOCK, MPI_DOUBLE, MPI_SUM, comm));
     CHECK_MPI(MPI_Waitall(3, rq, STATUSES_IGNORE));
-    long bad = -1;
+    for (long i = 0; i < BLOCK && bad < 0; ++i) {
+      double want = 0;
+      for (int r = 0; r < np; ++r) want += (double)(vf(43, r, 0, i, rep) % 1000);
+      if (ar[i] != want) bad = i;
+    }
+    CHECK(bad < 0, "%s: MPI_Allreduce: double %ld is %g", ctx, bad, ar[bad]);
+    nchecks += BLOCK;
+    free(ad), free(ar);
     for (long i = 0; i < BIG && bad < 0; ++i)
       if (b[i] != vf(40, 0, 0, i, rep)) bad = i;
     CHECK(bad < 0, "%s: MPI_Ibcast: int %ld is %d", ctx, bad, b[bad]);

@@ -304,6 +304,16 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       return FoldIn{r, source(k, r, rd), nullptr};
     };
   };
+  // Acks rank r's streamed input to its end, also where it was not read (an error, or
+  // counts that disagree): its writer may wait for that.
+  auto ack_input = [&](int r) {
+    const layout::CallDesc& rd = desc(k, r);
+    if (r == k.me || rd.seq.load(std::memory_order_acquire) != k.seq) return;
+    if ((rd.status & layout::kDescStreamed) == 0) return;
+    if (kind != ReduceKind::reduce_scatter) return ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
+    const layout::PieceDesc& pc = pieces(k, r)[k.me];
+    if ((pc.stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(pc.stream), pc.bytes);
+  };
 
   if (shares && k.me != root) {
     // The root's result: streamed, or exposed once the root is done folding.
@@ -333,13 +343,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       bool all = true;
       for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
       if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
-      // A streamed input is acked to its end, also where it was not read (an error, or
-      // counts that disagree): its writer may wait for that.
-      for (int r = p.lo; r <= p.hi; ++r) {
-        const layout::CallDesc& rd = desc(k, r);
-        if (r == k.me || rd.seq.load(std::memory_order_acquire) != k.seq) continue;
-        if ((rd.status & layout::kDescStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
-      }
+      for (int r = p.lo; r <= p.hi; ++r) ack_input(r);
     }
     // Allreduce: the result to every member (also after a failed fold: they wait for it).
     if (shares && k.streaming && !job_aborted()) {
@@ -354,14 +358,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     if (ok && p.has_result && p.res_n > 0 && p.hi >= p.lo) {
       ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
     }
-    // Reduce_scatter: our streamed blocks are acked to their end, read or not.
-    for (int r = 0; r < k.n && kind == ReduceKind::reduce_scatter; ++r) {
-      const layout::CallDesc& rd = desc(k, r);
-      if (r == k.me || rd.seq.load(std::memory_order_acquire) != k.seq) continue;
-      if ((rd.status & layout::kDescStreamed) == 0) continue;
-      const layout::PieceDesc& pc = pieces(k, r)[k.me];
-      if ((pc.stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(pc.stream), pc.bytes);
-    }
+    for (int r = 0; r < k.n; ++r) ack_input(r);
   }
   if (!finish(k)) return aborted(why);
   // A failed wait is an abort (MPI_ERR_PROC_ABORTED), else the error recorded.
