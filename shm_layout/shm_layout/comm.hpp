@@ -4,7 +4,7 @@
 //
 //   page 0            CommHeader
 //   page 1..          members: world rank and pid of each comm rank
-//   then              CommRank[n]  (3 + kCallSlots cache lines each)
+//   then              CommRank[n]  (4 + kCallSlots cache lines each)
 //   then              piece tables: per rank kCallSlots x n PieceDesc
 //   then              staging: per rank kCallSlots x kStageSlot bytes (page aligned)
 //   then              stream acks: per rank n Flags (its ack of each member's stream)
@@ -53,7 +53,7 @@ inline constexpr std::uint64_t kStageSlot = std::uint64_t{256} << 10;
 // two copies on two cores, pipelined, instead of the reader's one process_vm_readv,
 // which costs ~3x a memcpy per byte on the machines measured (1 MiB, 2 pinned
 // processes: memcpy 21 us, memcpy of peer-written shared memory 23, process_vm_readv
-// 72; docs/collectives.md "Large messages"). Chunks are numbered per writer, for ever
+// 72; docs/collectives.md "Why streams"). Chunks are numbered per writer, for ever
 // (32-bit generations, wrap-safe): the writer's `streamed` = chunks written, reader
 // r's ack of writer w = the chunks of w it has finished with. Chunk c sits at
 // (c % kStreamChunks) * kStreamChunk in the ring.

@@ -1,9 +1,9 @@
 // The collective engine's building blocks over a communicator's block (comm_block.hpp):
 // one call = one sequence number; contributions are staged in the segment (small),
 // streamed through the writer's ring (stream.hpp: large bcast, scatter, gather,
-// reduce, allreduce; alltoall, reduce_scatter within the ring) or exposed in the owner's memory and read with
-// process_vm_readv (other large ones). The protocol and its memory orders are in
-// shm_layout/comm.hpp and docs/collectives.md.
+// reduce, allreduce; alltoall and reduce_scatter within the ring) or exposed in the
+// owner's memory and read with process_vm_readv (other large ones). The protocol and
+// its memory orders are in shm_layout/comm.hpp and docs/collectives.md.
 #pragma once
 
 #include <mpi.h>
