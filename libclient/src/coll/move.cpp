@@ -174,11 +174,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
     if (!reserve(k)) return aborted(why);
     if (room > kStageMax && k.n > 1 && can_stream(k)) {
       // Streamed: every reader drains the same chunks (stream.hpp).
-      d.status = layout::kDescStreamed;
-      d.addr = 0;
-      d.bytes = room;
-      const std::uint32_t first = take_chunks(k, room);
-      d.value[0] = first;
+      const std::uint32_t first = stream_whole(k, room);
       post(k);
       ok = pump(k, 1, [&](int) { return StreamPart{&buf, nullptr, room, first, -1}; });
       if (!ok) return aborted(why);
@@ -299,12 +295,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     if (stream) {
       // Into our ring while the root copies out (stream.hpp): two memcpys on two cores
       // instead of one process_vm_writev, which costs ~3x a memcpy.
-      layout::CallDesc& d = my_desc(k);
-      d.status = layout::kDescStreamed;
-      d.addr = 0;
-      d.bytes = bytes;
-      const std::uint32_t first = take_chunks(k, bytes);
-      d.value[0] = first;
+      const std::uint32_t first = stream_whole(k, bytes);
       post(k);
       if (!pump(k, 1, [&](int) { return StreamPart{&send, nullptr, bytes, first, root}; })) return aborted(why);
     } else if (offer != nullptr) {

@@ -245,17 +245,14 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
         in_img = copy;
       }
       if (shares && can_stream(k)) {
-        d.status = layout::kDescStreamed;
-        d.value[0] = take_chunks(k, span);
+        (void)stream_whole(k, span);  // the result, pumped after the fold
       } else if (shares) {
         d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
         k.exposed = true;
       }
       post(k);
     } else if (can_stream(k)) {
-      d.status = layout::kDescStreamed;
-      const std::uint32_t first = take_chunks(k, span);
-      d.value[0] = first;
+      const std::uint32_t first = stream_whole(k, span);
       post(k);
       if (!pump(k, 1, [&](int) { return StreamPart{nullptr, in_img, span, first, root}; })) return aborted(why);
     } else {

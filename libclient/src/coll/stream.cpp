@@ -50,6 +50,16 @@ std::uint32_t take_chunks(Call& k, std::uint64_t bytes) {
   return first;
 }
 
+std::uint32_t stream_whole(Call& k, std::uint64_t bytes) {
+  layout::CallDesc& d = my_desc(k);
+  d.status = layout::kDescStreamed;
+  d.addr = 0;
+  d.bytes = bytes;
+  const std::uint32_t first = take_chunks(k, bytes);
+  d.value[0] = first;
+  return first;
+}
+
 namespace stream_detail {
 
 bool wait_room(Call& k, int r, std::uint32_t upto) {

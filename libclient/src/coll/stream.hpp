@@ -46,6 +46,10 @@ bool can_stream(const Call& k);
 // take starts the stream (k.streaming: finish() ends it; k.exposed).
 std::uint32_t take_chunks(Call& k, std::uint64_t bytes);
 
+// A whole contribution of `bytes` streamed: our descriptor says so (kDescStreamed, the
+// first chunk in value[0]; post it next) and the chunks are taken. The first chunk.
+std::uint32_t stream_whole(Call& k, std::uint64_t bytes);
+
 // Writes the parts (part(i) for i < n, in chunk order) into the ring. False if aborted.
 template <class Parts>
 bool pump(Call& k, int n, Parts part);
