@@ -408,14 +408,19 @@ bool receive_from(Call& k, int r, const Buf& dst) {
   return receive(k, r, source(k, r, d), 0, d.bytes, dst);
 }
 
+std::uint64_t receivable(Call& k, int r, std::uint64_t bytes, const Buf& dst) {
+  const auto room = static_cast<std::uint64_t>(dst.bytes());
+  if (bytes <= room) return bytes;
+  k.error = MPI_ERR_TRUNCATE;
+  k.why = "rank " + std::to_string(r) + " sends " + std::to_string(bytes) + " bytes, the receive buffer holds " +
+          std::to_string(room);
+  return room;
+}
+
 bool receive(Call& k, int r, const Source& src, std::uint64_t offset, std::uint64_t bytes, const Buf& dst) {
-  std::uint64_t room = static_cast<std::uint64_t>(dst.bytes());
-  if (bytes > room) {
-    k.error = MPI_ERR_TRUNCATE;
-    k.why = "rank " + std::to_string(r) + " sends " + std::to_string(bytes) + " bytes, the receive buffer holds " +
-            std::to_string(room);
-    bytes = room;
-  }
+  // A stream is drained whole (its writer may wait for the acks of what does not fit).
+  if (src.stream != 0) return drain(k, r, static_cast<std::uint32_t>(src.stream), bytes, dst);
+  bytes = receivable(k, r, bytes, dst);
   if (bytes == 0) return true;
   if (dst.contiguous()) return fetch(k, r, src, offset, dst.data(), bytes);
   const std::byte* from = src.staged != nullptr ? src.staged + offset : nullptr;

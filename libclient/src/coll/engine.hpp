@@ -176,8 +176,12 @@ void pack_to(const Buf& b, std::byte* to);
 // contribution in my_desc: staged when small, otherwise exposed (the user's memory if
 // contiguous, else packed into scratch 0). Call reserve() first.
 void contribute(Call& k, const Buf& src);
-// Receives `bytes` at `offset` of rank r's source into dst, unpacking as needed. Sets
-// k.error to MPI_ERR_TRUNCATE when they do not fit in dst (and copies what fits).
+// The part of rank r's `bytes` that fits in dst; sets k.error to MPI_ERR_TRUNCATE
+// (naming r) when not all of it does.
+std::uint64_t receivable(Call& k, int r, std::uint64_t bytes, const Buf& dst);
+// Receives `bytes` at `offset` of rank r's source into dst, unpacking as needed (a
+// streamed source: stream.hpp drain, from offset 0). Sets k.error to MPI_ERR_TRUNCATE
+// when they do not fit in dst (and copies what fits).
 bool receive(Call& k, int r, const Source& src, std::uint64_t offset, std::uint64_t bytes, const Buf& dst);
 // Receives rank r's contribution (contribute()) of the call into dst.
 bool receive_from(Call& k, int r, const Buf& dst);

@@ -99,15 +99,10 @@ bool pump_pieces(Call& k, const Buf* send) {
   if (!k.streaming) return true;
   const layout::PieceDesc* t = my_pieces(k);
   return pump(k, k.n, [&](int j) {
-    const bool s = (t[j].stream & layout::kPieceStreamed) != 0;
-    return StreamPart{&send[j], nullptr, s ? t[j].bytes : 0, static_cast<std::uint32_t>(t[j].stream), j};
+    StreamPart part = piece_part(t[j], j);
+    part.src = &send[j];
+    return part;
   });
-}
-
-// Receives rank r's piece (piece_from) into dst: drained if streamed.
-bool receive_piece(Call& k, int r, const Source& src, std::uint64_t bytes, const Buf& dst) {
-  if (src.stream != 0) return drain(k, r, static_cast<std::uint32_t>(src.stream), bytes, dst);
-  return receive(k, r, src, 0, bytes, dst);
 }
 
 // Rank r's piece of the call for this rank (r wrote its pieces with
@@ -217,9 +212,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
     if (ok && !early && large(desc(k, root)) && !offer(false)) return aborted(why);
     if (ok && peer_ok(k, root)) {
       const layout::CallDesc& rd = desc(k, root);
-      if ((rd.status & layout::kDescStreamed) != 0) {
-        ok = drain(k, root, static_cast<std::uint32_t>(rd.value[0]), rd.bytes, buf);
-      } else if (takes_tail(rd, d)) {
+      if (takes_tail(rd, d)) {  // not for a streamed message (addr 0): receive_from drains it
         ok = fetch(k, root, source(k, root, rd), 0, buf.data(), tail_at(rd.bytes)) && wait_done(k, root, k.seq);
         if (ok && rd.value[1] != 0) {
           ok = false;
@@ -257,10 +250,8 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
         if (!reserve(k)) return aborted(why);
         my_desc(k).status = 0;
         post(k);
-        ok = drain(k, root, static_cast<std::uint32_t>(src.stream), bytes, recv);
-      } else {
-        ok = receive(k, root, src, 0, bytes, recv);
       }
+      ok = receive(k, root, src, 0, bytes, recv);
     }
   }
   ok = finish(k) && ok;
@@ -349,12 +340,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
       if (r == root) continue;
       ok = wait_posted(k, r);
       if (!ok || !peer_ok(k, r)) continue;
-      const layout::CallDesc& rd = desc(k, r);
-      if ((rd.status & layout::kDescStreamed) != 0) {
-        ok = drain(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes, recv[r]);
-      } else if ((rd.status & layout::kDescWritten) == 0) {
-        ok = receive_from(k, r, recv[r]);
-      }
+      if ((desc(k, r).status & layout::kDescWritten) == 0) ok = receive_from(k, r, recv[r]);  // also drains
     }
   }
   ok = finish(k) && ok;
@@ -402,7 +388,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
     if (ok && peer_ok(k, r)) {
       std::uint64_t bytes = 0;
       const Source src = piece_from(k, r, bytes);
-      ok = receive_piece(k, r, src, bytes, recv[r]);
+      ok = receive(k, r, src, 0, bytes, recv[r]);
     }
   }
   if (!in_place) local_copy(k, send[k.me], recv[k.me]);

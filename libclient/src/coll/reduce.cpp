@@ -266,8 +266,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     // pump never waits for room.
     const layout::PieceDesc* t = my_pieces(k);
     const bool pumped = pump(k, k.n, [&](int j) {
-      const bool s = (t[j].stream & layout::kPieceStreamed) != 0;
-      return StreamPart{nullptr, in_img + t[j].stage_off, s ? t[j].bytes : 0, static_cast<std::uint32_t>(t[j].stream), j};
+      StreamPart part = piece_part(t[j], j);
+      part.raw = in_img + t[j].stage_off;
+      return part;
     });
     if (!pumped) return aborted(why);
   } else if (part != Part::after_post) {

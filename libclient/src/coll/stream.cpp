@@ -118,12 +118,7 @@ void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes) {
 
 bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst) {
   map_ring(k, w);
-  const auto room = static_cast<std::uint64_t>(dst.bytes());
-  if (bytes > room) {
-    k.error = MPI_ERR_TRUNCATE;
-    k.why = "rank " + std::to_string(w) + " sends " + std::to_string(bytes) + " bytes, the receive buffer holds " +
-            std::to_string(room);
-  }
+  const std::uint64_t room = receivable(k, w, bytes, dst);
   layout::Flag& streamed = k.b->rank(w).streamed;
   layout::Flag& ack = k.b->ack(k.me, w);
   const std::uint32_t count = stream_chunks(bytes);

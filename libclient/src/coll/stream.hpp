@@ -40,6 +40,13 @@ inline std::uint32_t stream_chunks(std::uint64_t bytes) {
   return static_cast<std::uint32_t>((bytes + layout::kStreamChunk - 1) / layout::kStreamChunk);
 }
 
+// Piece j of a piece table as a stream part (0 bytes unless it is streamed); the
+// caller says where its bytes are (src or raw).
+inline StreamPart piece_part(const layout::PieceDesc& p, int j) {
+  const bool s = (p.stream & layout::kPieceStreamed) != 0;
+  return StreamPart{nullptr, nullptr, s ? p.bytes : 0, static_cast<std::uint32_t>(p.stream), j};
+}
+
 // Whether this call may stream: no other call of this rank on the communicator is.
 bool can_stream(const Call& k);
 // Takes the chunks for `bytes` in this call's stream: the first one's number. The first
