@@ -446,6 +446,7 @@ void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p, bool borrow) {
   }
   const bool strict = ops::strict_types();
   r.kernel = ops::op_valid(held.kind, info.group, strict) ? ops::kernel(held.kind, info.elem) : nullptr;
+  if (r.kernel != nullptr) r.kernel3 = ops::kernel3(held.kind, info.elem);
   if (r.kernel == nullptr) {
     ck.fail(MPI_ERR_OP, what() + " is not defined on " + t->name +
                             (info.group == ops::TypeGroup::character && strict ? " (SHMPI_STRICT_TYPES=1)" : ""));

@@ -32,7 +32,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 8;
+inline constexpr std::uint32_t kCommLayoutVersion = 9;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -56,7 +56,10 @@ inline constexpr std::uint64_t kStageSlot = std::uint64_t{256} << 10;
 // 72; docs/collectives.md "Why streams"). Chunks are numbered per writer, for ever
 // (32-bit generations, wrap-safe): the writer's `streamed` = chunks written, reader
 // r's ack of writer w = the chunks of w it has finished with. Chunk c sits at
-// (c % kStreamChunks) * kStreamChunk in the ring.
+// (c % kStreamChunks) * kStreamChunk in the ring. A rank never reads its own stream:
+// its ack of itself, ack(r, r), is the sequence number of the last split allreduce
+// whose result block it exposed instead of streaming (ring busy) and has finished
+// folding (coll/reduce.cpp share_block).
 inline constexpr std::uint64_t kStreamChunk = std::uint64_t{64} << 10;
 inline constexpr std::uint32_t kStreamChunks = 32;
 inline constexpr std::uint64_t kStreamRing = kStreamChunk * kStreamChunks;

@@ -22,7 +22,7 @@
  *   - a non-commutative user op (2x2 matrix product, inout = in * inout) on a contiguous
  *     int matrix type and on a resized double matrix type with an 8-byte hole, through
  *     Reduce (every root), Allreduce, Scan, Exscan, Reduce_scatter, Reduce_scatter_block,
- *     in place and not, also 2.4-3 MiB of them through Reduce and Allreduce: the result
+ *     in place and not, also 0.8-3 MiB of them through Reduce and Allreduce: the result
  *     must be the rank-order product M0*M1*... (the
  *     double one compared by value: the sign of a zero entry depends on the association
  *     order, which 7.9.5 leaves to the implementation);
@@ -707,6 +707,10 @@ static void user_ops(void) {
   /* ... large: 3 MiB of int matrices, 2.4 MiB of double matrices with holes */
   run(MI, O_USER, mat_int, R_REDUCE, 196613, 1 % np, 0);
   run(MD, O_USER, mat_dbl, R_ALLREDUCE, 60001, 0, 0);
+  /* ... 0.8-1 MiB through Allreduce (each rank folds a block of the vector: uneven
+   * blocks, an extent that does and one that does not divide 64 KiB) */
+  run(MD, O_USER, mat_dbl, R_ALLREDUCE, 20001, 0, 0);
+  run(MI, O_USER, mat_int, R_ALLREDUCE, 65537, 0, F_INPLACE);
   run(MD, O_USER, mat_dbl, R_REDUCE, 60001, np - 1, F_INPLACE);
   run(MD, O_USER, mat_dbl, R_RS, 12007, 0, 0);
   run(MI, O_USER, mat_int, R_RSB, 8009, 0, F_INPLACE);

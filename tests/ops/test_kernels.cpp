@@ -2,7 +2,8 @@
 // (reference.hpp): lengths 0-257 and two large ones, in/inout misaligned against the
 // vector width and against each other, floats seeded with NaN/+-inf/+-0/denormals, small
 // integers with their extremes (overflow), pairs with ties. Bytes outside [0, count) of
-// inout must stay untouched, and `in` must not change at all.
+// inout must stay untouched, and `in` must not change at all. The three-operand kernel
+// (Kernel3) of each pair is held to the same, writing into a third buffer.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -144,7 +145,7 @@ struct Placed {
 // One instantiation per element kind (not per pair: keeps the sanitizer build's compile
 // time reasonable); the op comes in as its reference function.
 template <Elem E>
-void check_lengths(Isa isa, OpKind O, Kernel k, ElemType<E> (*reference)(ElemType<E>, ElemType<E>),
+void check_lengths(Isa isa, OpKind O, Kernel k, Kernel3 k3, ElemType<E> (*reference)(ElemType<E>, ElemType<E>),
                    Rng& rng) {
   using T = ElemType<E>;
   const bool arithmetic = O == OpKind::sum || O == OpKind::prod;
@@ -178,6 +179,17 @@ void check_lengths(Isa isa, OpKind O, Kernel k, ElemType<E> (*reference)(ElemTyp
 
       CHECK(in.storage == in_before);
       CHECK(inout.guards_intact());
+      // The three-operand form into a third buffer (placed like neither input) must give
+      // the same elements, leaving both inputs and the bytes around `out` alone.
+      Placed b3(n, sizeof(T), alignof(T), sb), out3(n, sizeof(T), alignof(T), (sa + sb + 2) % 4);
+      if (k3 != nullptr) {
+        if (n) std::memcpy(b3.data, &b_src[from], n * sizeof(T));
+        const std::vector<unsigned char> b3_before(b3.storage);
+        k3(in.data, b3.data, out3.data, n);
+        CHECK(in.storage == in_before);
+        CHECK(b3.storage == b3_before);
+        CHECK(out3.guards_intact());
+      }
       for (std::size_t i = 0; i < n && failures < 5; ++i) {
         // The wide length runs one uniform loop: its ends in full, the middle sampled.
         if (n > 65536 + 37 && i >= 4096 && i + 4096 < n && i % 97 != 0) continue;
@@ -192,6 +204,14 @@ void check_lengths(Isa isa, OpKind O, Kernel k, ElemType<E> (*reference)(ElemTyp
           FAIL_CHECK(what << " n=" << n << " shift=("
                      << sa << "," << sb << ") i=" << i << ": " << show<E>(a) << " op "
                      << show<E>(b) << " gave " << show<E>(got) << ", want " << show<E>(want));
+        }
+        if (k3 == nullptr) continue;
+        std::memcpy(&got, out3.data + i * sizeof(T), sizeof(T));
+        if (!same<E>(got, want, arithmetic)) {
+          ++failures;
+          const std::string what = std::string(name(isa)) + " " + name(O) + " " + name(E) + " (3-operand)";
+          FAIL_CHECK(what << " n=" << n << " shift=(" << sa << "," << sb << ") i=" << i << ": " << show<E>(a)
+                     << " op " << show<E>(b) << " gave " << show<E>(got) << ", want " << show<E>(want));
         }
       }
     }
@@ -210,11 +230,14 @@ void check_pair(Rng& rng) {
     if (!isa_available(isa)) continue;
     const Kernel k = kernel_for(isa, op, el);
     REQUIRE((k != nullptr));
+    // Every reduction op has the three-operand form; REPLACE and NO_OP (RMA only) none.
+    const Kernel3 k3 = kernel3_for(isa, op, el);
+    CHECK(((k3 == nullptr) == (op == OpKind::replace || op == OpKind::no_op)));
     // (the constexpr guard only avoids instantiating references for invalid pairs)
     constexpr bool loc = op == OpKind::minloc || op == OpKind::maxloc;
     constexpr bool any = op == OpKind::replace || op == OpKind::no_op;
     constexpr bool pair = ElemInfo<el>::family == Family::pair;
-    if constexpr (any || loc == pair) check_lengths<el>(isa, op, k, &ref::apply<op, ElemType<el>>, rng);
+    if constexpr (any || loc == pair) check_lengths<el>(isa, op, k, k3, &ref::apply<op, ElemType<el>>, rng);
   }
   g_checked.push_back(std::string(name(op)) + "/" + name(el));
 }

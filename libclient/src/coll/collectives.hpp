@@ -30,10 +30,15 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
 struct Reducer {
   const OpObj* op = nullptr;
   ops::Kernel kernel = nullptr;  // predefined op on a predefined type
+  ops::Kernel3 kernel3 = nullptr;  // its three-operand form (out = a op b), if any
   MPI_Datatype handle = MPI_DATATYPE_NULL;
   types::Datatype* type = nullptr;
   // inout = in op inout over `count` elements; `in`/`inout` point at element 0's lb.
   void apply(const void* in, void* inout, MPI_Count count) const;
+  // out = a op b over `count` elements of memory images (pointers at true_lb, `span`
+  // bytes each; out overlaps neither): one pass where kernel3 exists, else out = b and
+  // then apply(a, out).
+  void apply3(const std::byte* a, const std::byte* b, std::byte* out, MPI_Count count, std::size_t span) const;
 };
 
 enum class ReduceKind { reduce, allreduce, reduce_scatter, scan, exscan };

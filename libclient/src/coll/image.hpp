@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "coll/collectives.hpp"
+#include "coll/stream.hpp"
 
 namespace shmpi::client::coll {
 
@@ -42,45 +43,89 @@ struct FoldIn {
 };
 
 // out = in(0) o in(1) o ... o in(m-1) over elements [first, first + n) of the input
-// images; `out` is an image of n elements. Chunked (read a chunk of each input with
-// fetch, fold it while it is in cache). False (k.why) if a copy failed.
-template <class Inputs>
+// images; `out` is an image of n elements. Chunk by chunk, each input read where it lies
+// (local image, staging, or its writer's ring: stream_view) or else copied in (fetch),
+// so a chunk is folded while it is in cache; the first combination is one pass,
+// out = in(m-2) o in(m-1) (Reducer::apply3), not a copy and then a fold. A fold with a
+// streamed input takes ring-chunk-sized chunks when elements tile a ring chunk, so that
+// every chunk of the stream can be read in place. after(e) runs once the first e
+// elements of out are final (a reduce's root pumps them on: reduce.cpp). False (k.why)
+// if a copy failed or the job was aborted.
+template <class Inputs, class After>
 bool fold(Call& k, const Reducer& op, const Geometry& g, Inputs in, int m, MPI_Count first, MPI_Count n,
-          std::byte* out) {
+          std::byte* out, After after) {
   if (n <= 0 || m <= 0) return true;
-  const MPI_Count chunk = std::max<MPI_Count>(1, kChunkBytes / std::max<MPI_Count>(1, g.ext));
+  bool streamed = false;
+  for (int i = 0; i < m && !streamed; ++i) streamed = in(i).src.stream != 0;
+  const auto ring_chunk = static_cast<MPI_Count>(layout::kStreamChunk);
+  const MPI_Count chunk_bytes = streamed && g.ext > 0 && ring_chunk % g.ext == 0 ? ring_chunk : kChunkBytes;
+  const MPI_Count chunk = std::max<MPI_Count>(1, chunk_bytes / std::max<MPI_Count>(1, g.ext));
   const auto cbytes = static_cast<std::size_t>(g.span(std::min(chunk, n)));
   std::byte* tmp = nullptr;
-  // Where input i's chunk at image offset `off` can be read in place (local image or
-  // staged in the block), else nullptr.
-  auto direct = [&](const FoldIn& f, MPI_Count off) -> const std::byte* {
+  bool ok = true;
+  // Where input f's `len` bytes at image offset `off` can be read in place, else nullptr.
+  auto view = [&](const FoldIn& f, MPI_Count off, std::size_t len) -> const std::byte* {
     if (f.local != nullptr) return f.local + off;
     if (f.src.staged != nullptr) return f.src.staged + off;
-    return nullptr;
+    if (f.src.stream == 0) return nullptr;
+    const auto at = static_cast<std::uint64_t>(off) - f.src.stream_base;
+    return stream_view(k, f.rank, static_cast<std::uint32_t>(f.src.stream), at, len, ok);
+  };
+  // Done with a view of input f up to `off` + len: its ring chunk may be acked.
+  auto viewed = [&](const FoldIn& f, MPI_Count off, std::size_t len) {
+    if (f.local != nullptr || f.src.staged != nullptr || f.src.stream == 0) return;
+    const auto end = static_cast<std::uint64_t>(off) - f.src.stream_base + len;
+    stream_viewed(k, f.rank, static_cast<std::uint32_t>(f.src.stream), end);
   };
   for (MPI_Count a = 0; a < n; a += chunk) {
     const MPI_Count cm = std::min(chunk, n - a);
     const MPI_Count off = g.at(first + a);
     const auto len = static_cast<std::size_t>(g.span(cm));
     std::byte* acc = out + g.at(a);
+    int i = m - 1;  // inputs i .. m-1 are in acc
     const FoldIn last = in(m - 1);
-    if (const std::byte* p = direct(last, off)) {
-      std::memcpy(acc, p, len);
-    } else if (!fetch(k, last.rank, last.src, static_cast<std::uint64_t>(off), acc, len)) {
-      return false;
+    const std::byte* x = view(last, off, len);
+    if (!ok) return false;
+    if (x != nullptr && m >= 2) {
+      const FoldIn prev = in(m - 2);
+      if (const std::byte* y = view(prev, off, len)) {
+        op.apply3(y, x, acc, cm, len);
+        viewed(prev, off, len);
+        i = m - 2;
+      } else if (!ok) {
+        return false;
+      }
     }
-    for (int i = m - 2; i >= 0; --i) {
+    if (i == m - 1) {
+      if (x != nullptr) {
+        std::memcpy(acc, x, len);
+      } else if (!fetch(k, last.rank, last.src, static_cast<std::uint64_t>(off), acc, len)) {
+        return false;
+      }
+    }
+    if (x != nullptr) viewed(last, off, len);
+    while (--i >= 0) {
       const FoldIn f = in(i);
-      const std::byte* x = direct(f, off);
-      if (x == nullptr) {
+      const std::byte* y = view(f, off, len);
+      if (!ok) return false;
+      if (y == nullptr) {
         if (tmp == nullptr) tmp = scratch(k.comm, 1, cbytes);
         if (!fetch(k, f.rank, f.src, static_cast<std::uint64_t>(off), tmp, len)) return false;
-        x = tmp;
+        op.apply(tmp - g.tlb, acc - g.tlb, cm);
+      } else {
+        op.apply(y - g.tlb, acc - g.tlb, cm);
+        viewed(f, off, len);
       }
-      op.apply(x - g.tlb, acc - g.tlb, cm);
     }
+    if (!after(a + cm)) return false;
   }
   return true;
+}
+
+template <class Inputs>
+bool fold(Call& k, const Reducer& op, const Geometry& g, Inputs in, int m, MPI_Count first, MPI_Count n,
+          std::byte* out) {
+  return fold(k, op, g, in, m, first, n, out, [](MPI_Count) { return true; });
 }
 
 }  // namespace shmpi::client::coll

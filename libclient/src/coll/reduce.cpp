@@ -7,9 +7,12 @@
 // order) and the same bits on every run for floating point.
 //   small (image <= kStageMax): every rank stages its image; each result is folded by
 //     the rank that needs it, straight from the staging halves;
-//   large reduce, allreduce: every rank but the root (allreduce: rank 0) streams its
-//     image (stream.hpp; exposes it if its ring is busy), the root folds all of them,
-//     chunk by chunk, as they come, and (allreduce) streams the result to all;
+//   large allreduce whose blocks all fit a ring (split_fits): "split", a reduce_scatter
+//     then an allgather: every rank streams each other rank its block, folds its own
+//     block from the streams and streams that block of the result to all (share_block);
+//   other large reduce, allreduce: every rank but the root (allreduce: rank 0) streams
+//     its image (stream.hpp; exposes it if its ring is busy), the root folds all of
+//     them, chunk by chunk, as they come, and (allreduce) streams the result to all;
 //   large reduce_scatter: every rank streams each other rank its block, if they all
 //     fit its ring (stream_blocks), and folds its own block from the streams;
 //   other large calls: every rank exposes its image and folds its own block
@@ -37,6 +40,18 @@ void Reducer::apply(const void* in, void* inout, MPI_Count count) const {
     return;
   }
   call_user_op(*op, in, inout, count, handle, type->extent());
+}
+
+void Reducer::apply3(const std::byte* a, const std::byte* b, std::byte* out, MPI_Count count,
+                     std::size_t span) const {
+  if (count <= 0) return;
+  const MPI_Count tlb = type->true_lb;
+  if (kernel3 != nullptr) {
+    kernel3(a - tlb, b - tlb, out - tlb, static_cast<std::size_t>(count));
+    return;
+  }
+  std::memcpy(out, b, span);
+  apply(a - tlb, out - tlb, count);
 }
 
 void image_to_buffer(CommObj* c, const Reducer& op, const std::byte* img, std::byte* buf, MPI_Count n) {
@@ -107,21 +122,36 @@ bool to_root_reads(const Call& k, int r) {
   return r == root || k.me == root;
 }
 
-// Reduce_scatter, large: streams every other member its block of our image when our
-// ring is free and all of them fit it (every member writes and reads, so no pump may
-// wait for room): piece table entry j = block j (stage_off: its image offset). In
-// place, the image is copied first (our result lands on it). False: nothing written.
-bool stream_blocks(Call& k, const Geometry& g, const MPI_Count* counts, const std::byte*& img, bool in_place) {
+// The blocks of the input vector a large reduce_scatter (its counts) or split allreduce
+// (`total` elements evenly: block j is [total*j/n, total*(j+1)/n)) folds one per member.
+struct Blocks {
+  const MPI_Count* counts;  // nullptr: even
+  MPI_Count total;
+  int n;
+  MPI_Count count(int j) const { return counts != nullptr ? counts[j] : first(j + 1) - first(j); }
+  MPI_Count first(int j) const {
+    if (counts == nullptr) return total * j / n;
+    MPI_Count at = 0;
+    for (int i = 0; i < j; ++i) at += counts[i];
+    return at;
+  }
+};
+
+// Reduce_scatter (and a split allreduce), large: streams every other member its block of
+// our image when our ring is free and all of them fit it (every member writes and reads,
+// so no pump may wait for room): piece table entry j = block j (stage_off: its image
+// offset). A split allreduce also takes the chunks of its own block's result, which it
+// streams to all after folding it (piece `me`; they must fit too). In place, the image is
+// copied first (our result lands on it). False: nothing written.
+bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte*& img, bool in_place, bool split) {
   if (!can_stream(k)) return false;
   std::uint64_t chunks = 0;
   for (int j = 0; j < k.n; ++j) {
-    if (j != k.me) chunks += stream_chunks(static_cast<std::uint64_t>(g.span(counts[j])));
+    if (j != k.me || split) chunks += stream_chunks(static_cast<std::uint64_t>(g.span(bl.count(j))));
   }
   if (chunks == 0 || chunks > layout::kStreamChunks) return false;
   if (in_place) {
-    MPI_Count total = 0;
-    for (int j = 0; j < k.n; ++j) total += counts[j];
-    const auto span = static_cast<std::size_t>(g.span(total));
+    const auto span = static_cast<std::size_t>(g.span(bl.first(k.n)));
     std::byte* copy = scratch(k.comm, 0, span);
     std::memcpy(copy, img, span);
     img = copy;
@@ -132,13 +162,41 @@ bool stream_blocks(Call& k, const Geometry& g, const MPI_Count* counts, const st
   layout::PieceDesc* t = my_pieces(k);
   MPI_Count at = 0;
   for (int j = 0; j < k.n; ++j) {
-    const auto bytes = static_cast<std::uint64_t>(g.span(counts[j]));
+    const MPI_Count cnt = bl.count(j);
+    const auto bytes = static_cast<std::uint64_t>(g.span(cnt));
     t[j] = layout::PieceDesc{0, bytes, static_cast<std::uint64_t>(g.at(at)), 0};
     if (j != k.me && bytes > 0) t[j].stream = layout::kPieceStreamed | take_chunks(k, bytes);
-    at += counts[j];
+    at += cnt;
   }
+  if (split && t[k.me].bytes > 0) t[k.me].stream = layout::kPieceStreamed | take_chunks(k, t[k.me].bytes);
   d.bytes = static_cast<std::uint64_t>(g.span(at));
   return true;
+}
+
+// Whether a split allreduce's blocks all fit one ring (stream_blocks takes them all).
+bool split_fits(const Geometry& g, const Blocks& bl) {
+  std::uint64_t chunks = 0;
+  for (int j = 0; j < bl.n; ++j) chunks += stream_chunks(static_cast<std::uint64_t>(g.span(bl.count(j))));
+  return chunks <= layout::kStreamChunks;
+}
+
+// Split allreduce: member j's block of the result into res_img (at its place in the
+// vector): streamed (j's piece j), or exposed in j's result image once j says it is
+// final (ack(j, j) = the call). False if aborted or a copy failed.
+bool share_block(Call& k, const Geometry& g, const Blocks& bl, int j, std::byte* res_img) {
+  const MPI_Count first = bl.first(j);
+  const auto bytes = static_cast<std::uint64_t>(g.span(bl.count(j)));
+  if (bytes == 0) return true;
+  std::byte* dst = res_img + g.at(first);
+  const layout::CallDesc& d = desc(k, j);
+  if ((d.status & layout::kDescStreamed) != 0) {
+    const layout::PieceDesc& pc = pieces(k, j)[j];
+    const auto chunk = static_cast<std::uint32_t>(pc.stream);
+    const bool ok = stream_read(k, j, chunk, 0, dst, static_cast<std::size_t>(std::min(bytes, pc.bytes)));
+    ack_all(k, j, chunk, pc.bytes);
+    return ok;
+  }
+  return wait_on(k, j, k.b->ack(j, j), k.seq) && fetch(k, j, Source{nullptr, d.addr2}, static_cast<std::uint64_t>(g.at(first)), dst, static_cast<std::size_t>(bytes));
 }
 
 Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* counts, int root) {
@@ -224,11 +282,25 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
   }
   const bool staged = static_cast<std::uint64_t>(in_span) <= kStageMax;
-  // A large reduce or allreduce: the root (allreduce: rank 0) folds every input, the
-  // others send theirs; allreduce: the root then streams the result to all (or, its
-  // ring busy, exposes it: the others read it after its `done`). Measured against the
-  // slices below: docs/collectives.md "Reductions".
-  const bool to_root = (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) && !staged;
+  // The blocks a large reduce_scatter or split allreduce folds, one per member.
+  const Blocks blocks{kind == ReduceKind::reduce_scatter ? counts : nullptr, p.total, k.n};
+  // A large allreduce whose blocks all fit one ring is split: a reduce_scatter (every
+  // member streams every other its block of the input and folds its own block), then
+  // every member streams its block of the result to all. Every member folds 1/n and
+  // copies about 2 (n-1)/n of the vector, where the root below folds all of it, and
+  // each of the others copies it twice. The same choice on every member (size and
+  // count only); docs/collectives.md "Reductions".
+  const bool split = kind == ReduceKind::allreduce && !staged && k.n > 1 && split_fits(g, blocks);
+  // This member's block (reduce_scatter, split allreduce): elements of the input, and
+  // where its result lands in res_img.
+  const MPI_Count blk_first = split ? blocks.first(k.me) : p.res_first;
+  const MPI_Count blk_n = split ? blocks.count(k.me) : p.res_n;
+  std::byte* const blk_img = split ? res_img + g.at(blk_first) : res_img;
+  // A large reduce or allreduce not split: the root (allreduce: rank 0) folds every
+  // input, the others send theirs; allreduce: the root then streams the result to all
+  // (or, its ring busy, exposes it: the others read it after its `done`). Measured
+  // against the slices below: docs/collectives.md "Reductions".
+  const bool to_root = (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) && !staged && !split;
   const bool shares = to_root && kind == ReduceKind::allreduce;  // the root's result goes to all
   if (to_root) k.may_read = &to_root_reads;
 
@@ -259,14 +331,14 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       contribute_image(k, in_img, in_span, false);
       post(k);
     }
-  } else if (part != Part::after_post && kind == ReduceKind::reduce_scatter && !staged &&
-             stream_blocks(k, g, counts, in_img, in_place)) {
+  } else if (part != Part::after_post && (kind == ReduceKind::reduce_scatter || split) && !staged &&
+             stream_blocks(k, g, blocks, in_img, in_place, split)) {
     post(k);
     // Every member streams and reads: the blocks fit the ring (stream_blocks), so the
-    // pump never waits for room.
+    // pump never waits for room. (A split allreduce's piece `me` is its result, later.)
     const layout::PieceDesc* t = my_pieces(k);
     const bool pumped = pump(k, k.n, [&](int j) {
-      StreamPart part = piece_part(t[j], j);
+      StreamPart part = j == k.me ? StreamPart{} : piece_part(t[j], j);
       part.raw = in_img + t[j].stage_off;
       return part;
     });
@@ -294,10 +366,10 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       const int r = lo + i;
       if (r == k.me && !staged) return FoldIn{r, {}, in_img};
       const layout::CallDesc& rd = desc(k, r);
-      if (kind == ReduceKind::reduce_scatter && (rd.status & layout::kDescStreamed) != 0) {
+      if ((kind == ReduceKind::reduce_scatter || split) && (rd.status & layout::kDescStreamed) != 0) {
         // r streamed each member its block: ours, read at offsets of the whole image.
         const layout::PieceDesc& pc = pieces(k, r)[k.me];
-        return FoldIn{r, Source{nullptr, 0, pc.stream, static_cast<std::uint64_t>(g.at(p.res_first))}, nullptr};
+        return FoldIn{r, Source{nullptr, 0, pc.stream, static_cast<std::uint64_t>(g.at(blk_first))}, nullptr};
       }
       return FoldIn{r, source(k, r, rd), nullptr};
     };
@@ -308,9 +380,33 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     const layout::CallDesc& rd = desc(k, r);
     if (r == k.me || rd.seq.load(std::memory_order_acquire) != k.seq) return;
     if ((rd.status & layout::kDescStreamed) == 0) return;
-    if (kind != ReduceKind::reduce_scatter) return ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
+    if (kind != ReduceKind::reduce_scatter && !split) {
+      return ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
+    }
     const layout::PieceDesc& pc = pieces(k, r)[k.me];
     if ((pc.stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(pc.stream), pc.bytes);
+  };
+
+  // Pumps bytes [pumped, upto) of a result this member streams (allreduce: the root's
+  // whole result, or its block of a split one), from res_chunk; res_src null: none.
+  const std::byte* res_src = nullptr;
+  std::uint32_t res_chunk = 0;
+  std::uint64_t res_bytes = 0, pumped = 0;
+  auto pump_result = [&](std::uint64_t upto) {
+    if (res_src == nullptr || upto <= pumped) return true;
+    const StreamPart part{nullptr, res_src + pumped, upto - pumped,
+                          res_chunk + static_cast<std::uint32_t>(pumped / layout::kStreamChunk), -1};
+    pumped = upto;
+    return pump(k, 1, [&](int) { return part; });
+  };
+  // The fold's `after`: pumps the result's ring chunks on as the fold finishes them
+  // (still in cache, and the readers start copying at once), but only as far as the
+  // ring holds them: waiting for room here would wait for readers that may still be
+  // pumping their inputs to us. The rest follows the fold.
+  auto pump_folded = [&](MPI_Count e, MPI_Count of) {
+    const auto chunk = layout::kStreamChunk;
+    const auto done = e == of ? res_bytes : static_cast<std::uint64_t>(g.span(e)) / chunk * chunk;
+    return pump_result(std::min(done, layout::kStreamRing));
   };
 
   if (shares && k.me != root) {
@@ -329,6 +425,11 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     // here too.
     for (int r = 0; r < k.n; ++r) ready(r);
   } else if (staged || to_root) {
+    if (shares && k.streaming) {
+      res_src = res_img;
+      res_chunk = k.stream_first;
+      res_bytes = static_cast<std::uint64_t>(in_span);
+    }
     if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
       // Staged inputs beyond the descriptor line sit in each member's slot: ask for
       // their first lines now, so that those misses overlap the descriptors' instead of
@@ -340,23 +441,41 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       }
       bool all = true;
       for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
-      if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
+      auto after = [&](MPI_Count e) { return pump_folded(e, p.res_n); };
+      if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img, after);
       for (int r = p.lo; r <= p.hi; ++r) ack_input(r);
     }
     // Allreduce: the result to every member (also after a failed fold: they wait for it).
-    if (shares && k.streaming && !job_aborted()) {
-      const auto span = static_cast<std::uint64_t>(in_span);
-      const std::uint32_t first = k.stream_first;
-      if (!pump(k, 1, [&](int) { return StreamPart{nullptr, res_img, span, first, -1}; })) return aborted(why);
-    }
+    if (!job_aborted() && !pump_result(res_bytes)) return aborted(why);
   } else {
     // Reduce_scatter, scan, exscan: this rank's block or prefix; fold() reads the
     // exposed inputs chunk by chunk, so copying and combining overlap.
-    for (int r = 0; r < k.n && ok; ++r) ready(r);
-    if (ok && p.has_result && p.res_n > 0 && p.hi >= p.lo) {
-      ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
+    // Split allreduce: the same for its block, then every member's block of the result.
+    bool all = true;
+    for (int r = 0; r < k.n && ok; ++r) all = ready(r) && all;
+    // (Our piece table is this call's only if we streamed: an exposing member's holds
+    // an earlier call's pieces.)
+    const layout::PieceDesc& mine = my_pieces(k)[k.me];
+    if (split && (d.status & layout::kDescStreamed) != 0 && (mine.stream & layout::kPieceStreamed) != 0) {
+      res_src = blk_img;
+      res_chunk = static_cast<std::uint32_t>(mine.stream);
+      res_bytes = mine.bytes;
+    }
+    if (ok && (all || !split) && p.has_result && blk_n > 0 && p.hi >= p.lo) {
+      ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, blk_first, blk_n, blk_img,
+                [&](MPI_Count e) { return pump_folded(e, blk_n); });
     }
     for (int r = 0; r < k.n; ++r) ack_input(r);
+    // Our block to the others (also after a failed fold: they wait for it); streamed,
+    // or (our ring was busy) exposed in our result image: ack(me, me) says it is final.
+    if (split && !job_aborted()) {
+      if (res_src != nullptr && !pump_result(res_bytes)) return aborted(why);
+      if (res_src == nullptr) signal_flag(k.b->ack(k.me, k.me), k.seq);
+    }
+    for (int j = 0; split && ok && j < k.n; ++j) {
+      if (j == k.me || coll::invalid(desc(k, j))) continue;
+      ok = share_block(k, g, blocks, j, res_img);
+    }
   }
   if (!finish(k)) return aborted(why);
   // A failed wait is an abort (MPI_ERR_PROC_ABORTED), else the error recorded.

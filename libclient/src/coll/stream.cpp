@@ -112,6 +112,22 @@ bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void
   return true;
 }
 
+const std::byte* stream_view(Call& k, int w, std::uint32_t first, std::uint64_t offset, std::size_t len, bool& ok) {
+  const auto j = static_cast<std::uint32_t>(offset / layout::kStreamChunk);
+  const std::uint64_t in = offset % layout::kStreamChunk;
+  if (len == 0 || in + len > layout::kStreamChunk) return nullptr;
+  map_ring(k, w);
+  if (!wait_on(k, w, k.b->rank(w).streamed, first + j + 1)) {
+    ok = false;
+    return nullptr;
+  }
+  return chunk_at(k.b, w, first + j) + in;
+}
+
+void stream_viewed(Call& k, int w, std::uint32_t first, std::uint64_t end) {
+  if (end % layout::kStreamChunk == 0) signal_flag(k.b->ack(k.me, w), first + static_cast<std::uint32_t>(end / layout::kStreamChunk));
+}
+
 void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes) {
   signal_flag(k.b->ack(k.me, w), first + stream_chunks(bytes));
 }

@@ -72,6 +72,14 @@ bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void
 // Acks all `bytes` of writer w's stream from chunk `first` (the rest a reader does not read).
 void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes);
 
+// In-place reading (a fold, image.hpp: the kernel reads the ring, no copy out first):
+// the `len` bytes at `offset` of writer w's stream from chunk `first`, where they lie in
+// the ring, once written, if they lie within one chunk; else nullptr, nothing waited
+// for (read them with stream_read). `ok` turns false if the job was aborted.
+const std::byte* stream_view(Call& k, int w, std::uint32_t first, std::uint64_t offset, std::size_t len, bool& ok);
+// After reading a view up to stream offset `end`: acks its chunk if that is its end.
+void stream_viewed(Call& k, int w, std::uint32_t first, std::uint64_t end);
+
 // pump's pieces, not templated.
 namespace stream_detail {
 // Waits until reader r (-1: all but us; r that posted an invalid descriptor: never)

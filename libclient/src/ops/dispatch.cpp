@@ -74,11 +74,17 @@ const Choice& choice() {
   return c;
 }
 
-Kernel lookup(const KernelTable& t, OpKind op, Elem e) {
+template <class K>
+K lookup(const K (&k)[kOpCount][kElemCount], OpKind op, Elem e) {
   if (static_cast<std::size_t>(op) >= kOpCount || static_cast<std::size_t>(e) >= kElemCount)
     return nullptr;
   if (!op_valid(op, e, strict_types())) return nullptr;
-  return t.k[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)];
+  return k[static_cast<std::size_t>(op)][static_cast<std::size_t>(e)];
+}
+
+const KernelTable& active_table() {
+  static const KernelTable* const active = table_of(active_isa());
+  return *active;
 }
 
 }  // namespace
@@ -90,14 +96,17 @@ bool isa_available(Isa isa) {
   return static_cast<std::size_t>(isa) < kIsaCount && choice().available[static_cast<std::size_t>(isa)];
 }
 
-Kernel kernel(OpKind op, Elem e) {
-  static const KernelTable* const active = table_of(active_isa());
-  return lookup(*active, op, e);
-}
+Kernel kernel(OpKind op, Elem e) { return lookup(active_table().k, op, e); }
+Kernel3 kernel3(OpKind op, Elem e) { return lookup(active_table().k3, op, e); }
 
 Kernel kernel_for(Isa isa, OpKind op, Elem e) {
   if (!isa_available(isa)) return nullptr;
-  return lookup(*table_of(isa), op, e);
+  return lookup(table_of(isa)->k, op, e);
+}
+
+Kernel3 kernel3_for(Isa isa, OpKind op, Elem e) {
+  if (!isa_available(isa)) return nullptr;
+  return lookup(table_of(isa)->k3, op, e);
 }
 
 }  // namespace shmpi::ops

@@ -8,6 +8,7 @@ namespace shmpi::ops {
 
 struct KernelTable {
   Kernel k[kOpCount][kElemCount];  // nullptr where the op cannot compute on the element
+  Kernel3 k3[kOpCount][kElemCount];  // the same, three-operand; nullptr for REPLACE, NO_OP
 };
 
 // kernels.cpp compiled with -DSHMPI_OPS_ISA=<name>; only the builds meson made exist

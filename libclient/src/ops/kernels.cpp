@@ -154,6 +154,37 @@ SHMPI_IVDEP
 
 void no_op(const void*, void*, std::size_t) {}
 
+// The three-operand form, out[i] = Op(a[i], b[i]) (Kernel3, op_kinds.hpp): a reduction's
+// first combination, which otherwise is a copy of b into the result and then the kernel
+// above, two passes over the data where this is one (docs/collectives.md "Reductions").
+// The same functor on the same elements, so the same bits as reduce(); no vrange or
+// 256-bit special forms: its callers' buffers are at most a fold chunk (256 KiB), far
+// below kWideLimitBytes, and GCC vectorizes the functors' MIN/MAX forms itself.
+template <class Op, class P>
+void combine_pairs(const P* a, const P* b, P* out, std::size_t count) {
+  for (std::size_t i = 0; i < count; ++i) {
+    P x, y;
+    x.value = a[i].value, x.index = a[i].index;
+    y.value = b[i].value, y.index = b[i].index;
+    const P r = Op::apply(x, y);
+    out[i].value = r.value;
+    out[i].index = r.index;
+  }
+}
+
+template <class Op, class T>
+void combine(const void* in_a, const void* in_b, void* to, std::size_t count) {
+  if constexpr (kPair<T>) {
+    combine_pairs<Op, T>(static_cast<const T*>(in_a), static_cast<const T*>(in_b), static_cast<T*>(to), count);
+  } else {
+    const T* __restrict a = static_cast<const T*>(in_a);
+    const T* __restrict b = static_cast<const T*>(in_b);
+    T* __restrict out = static_cast<T*>(to);
+SHMPI_IVDEP
+    for (std::size_t i = 0; i < count; ++i) out[i] = Op::apply(a[i], b[i]);
+  }
+}
+
 // In OpKind order.
 using Functors = std::tuple<Max, Min, Sum, Prod, Land, Band, Lor, Bor, Lxor, Bxor, Minloc,
                             Maxloc, Replace, NoOp>;
@@ -173,9 +204,25 @@ constexpr Kernel entry() {
   }
 }
 
+// REPLACE and NO_OP have none: only RMA uses them, and it has no third operand.
+template <std::size_t O, std::size_t E>
+constexpr Kernel3 entry3() {
+  constexpr auto op = static_cast<OpKind>(O);
+  constexpr auto e = static_cast<Elem>(E);
+  using F = std::tuple_element_t<O, Functors>;
+  if constexpr (op == OpKind::no_op || op == OpKind::replace) {
+    return nullptr;
+  } else if constexpr (F::template applies<ElemInfo<e>::family>) {
+    return &combine<F, ElemType<e>>;
+  } else {
+    return nullptr;
+  }
+}
+
 template <std::size_t O, std::size_t... E>
 constexpr void fill_row(KernelTable& t, std::index_sequence<E...>) {
   ((t.k[O][E] = entry<O, E>()), ...);
+  ((t.k3[O][E] = entry3<O, E>()), ...);
 }
 
 template <std::size_t... O>

@@ -50,6 +50,9 @@ inline constexpr std::size_t kWideLimitBytes = std::size_t{2} << 20;
 // inout[i] = in[i] op inout[i] for i in [0, count). `in` and `inout` must not overlap
 // (identical pointers are tolerated: every element is read before it is written).
 using Kernel = void (*)(const void* in, void* inout, std::size_t count);
+// out[i] = a[i] op b[i] (a in the place of `in`, b of `inout`): the same bits as Kernel
+// on a copy of b. `out` overlaps neither a nor b.
+using Kernel3 = void (*)(const void* a, const void* b, void* out, std::size_t count);
 
 inline constexpr const char* kOpNames[kOpCount] = {
     "MAX", "MIN", "SUM", "PROD", "LAND", "BAND", "LOR", "BOR", "LXOR", "BXOR",

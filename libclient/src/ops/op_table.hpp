@@ -50,6 +50,10 @@ bool strict_types();
 // strict_types()).
 Kernel kernel(OpKind op, Elem e);
 
+// The three-operand kernel for (op, e) of the same ISA (op_kinds.hpp Kernel3), or
+// nullptr where kernel() is, and for REPLACE and NO_OP.
+Kernel3 kernel3(OpKind op, Elem e);
+
 // The ISA chosen at start: the best one this CPU supports (AVX-512 needs F, BW, VL and DQ),
 // lowered by SHMPI_OPS_ISA=baseline|avx2 if set (never raised above what the CPU has).
 Isa active_isa();
@@ -59,5 +63,6 @@ const char* active_isa_name();
 // (nullptr if the ISA is unavailable here or the pair is invalid).
 bool isa_available(Isa isa);
 Kernel kernel_for(Isa isa, OpKind op, Elem e);
+Kernel3 kernel3_for(Isa isa, OpKind op, Elem e);
 
 }  // namespace shmpi::ops
