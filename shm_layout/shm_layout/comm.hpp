@@ -86,6 +86,8 @@ inline constexpr std::uint32_t kDescInvalid = 1;  // this rank's arguments were 
 inline constexpr std::uint32_t kDescInline = 2;   // the staged bytes are in value[]
 // The contribution is already in the reader's buffer: written there with
 // process_vm_writev at the address the reader offered in its piece table (gather).
+// With kDescStreamed: only its first bytes2 bytes are; the rest is streamed (a split
+// block, coll/stream.hpp kSplitMin).
 inline constexpr std::uint32_t kDescWritten = 4;
 // This rank exposed memory in the call (the descriptor's or any piece's): it waits for
 // its readers' `done` of this very call, so a reader that sees the bit publishes `done`
@@ -136,6 +138,8 @@ struct PieceDesc {
   std::uint64_t bytes;
   std::uint64_t stage_off;  // offset in the owner's staging slot
   std::uint64_t stream;     // kPieceStreamed | first chunk: streamed (kDescStreamed), else 0
+  // stream and addr both set: a split piece (coll/stream.hpp kSplitMin), its first
+  // stage_off bytes exposed at addr and the rest streamed.
 };
 static_assert(sizeof(PieceDesc) == 32);
 inline constexpr std::uint64_t kPieceStreamed = std::uint64_t{1} << 63;

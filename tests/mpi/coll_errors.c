@@ -26,7 +26,8 @@
  * and 100000 to 25000; erroneous: the amounts sent and received must match): each
  * non-root must return MPI_ERR_TRUNCATE (the class of an overflowing receive) and write
  * nothing beyond its receive count; the root returns success or MPI_ERR_TRUNCATE and its
- * data stays as it was (the root only reads it).
+ * data stays as it was (the root only reads it). The same for an MPI_Scatter of 1.2 MiB
+ * blocks into a quarter of that (the part that fits must arrive).
  *
  * Peer toggles (set by tests/peer/run_coll_peer.sh): what a peer does not detect is not
  * called (MPI-4.1 Error Handling lets an implementation leave erroneous calls
@@ -42,7 +43,7 @@
  *       MPI_ERR_TRUNCATE: MPI_ERR_OTHER is accepted too.
  *   COLL_ERRORS_TRUNCATE_LARGE_HANGS  MPICH 4.0.2: the truncating MPI_Bcast of 100000
  *       ints hangs at 8 ranks (most ranks never return; at fewer ranks it overwrites the
- *       root's buffer): only the 64-int case runs.
+ *       root's buffer): only the 64-int case runs (and no large truncating Scatter).
  *   COLL_ERRORS_INPLACE_NO_HANDLER  Open MPI 4.1.4: MPI_Allreduce and MPI_Alltoall with
  *       recvbuf = MPI_IN_PLACE return the error without invoking the communicator's error
  *       handler (Error Handling: errors are raised through it): no handler check there.
@@ -271,6 +272,41 @@ int main(int argc, char** argv) {
       CHECK_MPI(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, comm));
       EXPECT(sum == np * (np + 1) / 2, "after %s: MPI_Allreduce gave %d", what, sum);
       free(b);
+    }
+    /* ... and a truncating MPI_Scatter of blocks of 1.2 MiB (at 2 ranks shmpi moves a
+     * quarter of such a block by process_vm_readv and the rest through the root's
+     * ring): the same classes, nothing written beyond the receive count */
+    if (!env("COLL_ERRORS_TRUNCATE_LARGE_HANGS")) {
+      const int big = 300000, small = big / 4, root = np - 1;
+      int* s = me == root ? malloc((size_t)big * (size_t)np * sizeof(int)) : NULL;
+      int* r = malloc((size_t)big * sizeof(int));
+      CHECK(r != NULL && (me != root || s != NULL), "malloc");
+      for (long i = 0; me == root && i < (long)big * np; ++i) s[i] = (int)i;
+      for (int i = 0; i < big; ++i) r[i] = -7 - i;
+      handler_calls = 0;
+      const int rc = MPI_Scatter(s, big, MPI_INT, r, me == root ? big : small, MPI_INT, root, comm);
+      const char* what = "MPI_Scatter of 300000 ints into 75000 (truncation)";
+      int cls = MPI_SUCCESS;
+      if (rc != MPI_SUCCESS) CHECK_MPI(MPI_Error_class(rc, &cls));
+      if (me != root) {
+        EXPECT(cls == MPI_ERR_TRUNCATE || cls == other, "%s: class %d, expected MPI_ERR_TRUNCATE", what, cls);
+        int i = small;
+        while (i < big && r[i] == -7 - i) ++i;
+        EXPECT(i == big, "%s: int %d beyond the receive count was written (%d)", what, i, i < big ? r[i] : 0);
+        i = 0;
+        while (i < small && r[i] == me * big + i) ++i;
+        EXPECT(i == small, "%s: int %d of the part that fits is %d", what, i, i < small ? r[i] : 0);
+      } else {
+        EXPECT(cls == MPI_SUCCESS || cls == MPI_ERR_TRUNCATE || cls == other, "%s at the root: class %d", what, cls);
+      }
+      EXPECT(handler_calls == (rc != MPI_SUCCESS), "%s: the error handler ran %d times for return code %d", what,
+             handler_calls, rc);
+      handler_calls = 0;
+      int v = me + 1, sum = -1;
+      CHECK_MPI(MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, comm));
+      EXPECT(sum == np * (np + 1) / 2, "after %s: MPI_Allreduce gave %d", what, sum);
+      free(s);
+      free(r);
     }
   }
 

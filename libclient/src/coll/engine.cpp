@@ -331,7 +331,7 @@ Source source(const Call& k, int r, const layout::CallDesc& d) {
 }
 
 Source source(const Call& k, int r, const layout::PieceDesc& p) {
-  if ((p.stream & layout::kPieceStreamed) != 0) return Source{nullptr, 0, p.stream};
+  if ((p.stream & layout::kPieceStreamed) != 0) return Source{nullptr, p.addr, p.stream, 0, p.addr != 0 ? p.stage_off : 0};
   return p.addr != 0 ? Source{nullptr, p.addr} : Source{k.b->stage(r, k.slot) + p.stage_off, 0};
 }
 
@@ -418,8 +418,15 @@ std::uint64_t receivable(Call& k, int r, std::uint64_t bytes, const Buf& dst) {
 }
 
 bool receive(Call& k, int r, const Source& src, std::uint64_t offset, std::uint64_t bytes, const Buf& dst) {
-  // A stream is drained whole (its writer may wait for the acks of what does not fit).
-  if (src.stream != 0) return drain(k, r, static_cast<std::uint32_t>(src.stream), bytes, dst);
+  // A stream is drained whole (its writer may wait for the acks of what does not fit);
+  // a split source's exposed head first (its stream is being written meanwhile).
+  if (src.stream != 0) {
+    const std::uint64_t head = src.addr != 0 ? std::min(src.head, bytes) : 0;
+    if (head > 0 && !receive(k, r, Source{nullptr, src.addr}, 0, std::min(head, receivable(k, r, bytes, dst)), dst)) {
+      return false;
+    }
+    return drain(k, r, static_cast<std::uint32_t>(src.stream), bytes - head, dst, head);
+  }
   bytes = receivable(k, r, bytes, dst);
   if (bytes == 0) return true;
   if (dst.contiguous()) return fetch(k, r, src, offset, dst.data(), bytes);

@@ -148,6 +148,9 @@ struct Source {
   std::uint64_t addr = 0;
   std::uint64_t stream = 0;  // a streamed piece: kPieceStreamed | first chunk (stream.hpp drain)
   std::uint64_t stream_base = 0;  // the offset fetch() is given for the stream's first byte
+  // Split between the two (stream and addr both set; stream.hpp kSplitMin): bytes
+  // [0, head) exposed at addr, the rest streamed (receive() only).
+  std::uint64_t head = 0;
 };
 Source source(const Call& k, int r, const layout::CallDesc& d);
 Source source(const Call& k, int r, const layout::PieceDesc& p);

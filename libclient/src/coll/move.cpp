@@ -51,7 +51,10 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
 // ring is free and the call's stream stays within `stream_max` bytes of chunks (the
 // caller pumps them after its post: stream.hpp), else exposed: the user's memory when
 // contiguous and stable, else packed into scratch 0; the piece table says which.
-void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::uint64_t stream_max) {
+// `split`: a streamed piece that may be split (stream.hpp kSplitMin) exposes its head
+// (addr, stage_off = head bytes) and streams the rest, if the rest fits the ring (a
+// pump that waited for room would wait for a reader still reading the head).
+void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::uint64_t stream_max, bool split) {
   if (k.n > 1 && contribute_uniform(k, send, skip)) return;
   layout::PieceDesc* t = my_pieces(k);
   std::byte* stage = my_stage(k);
@@ -67,8 +70,15 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::u
       p.stage_off = off;
       off += (bytes + 63) / 64 * 64;
     } else if (streamed + stream_chunks(bytes) * layout::kStreamChunk <= stream_max && can_stream(k)) {
-      streamed += stream_chunks(bytes) * layout::kStreamChunk;
-      p.stream = layout::kPieceStreamed | take_chunks(k, bytes);
+      const bool halves = split && !snapshot && send[j].contiguous() && bytes >= kSplitMin &&
+                          stream_chunks(bytes - split_head(bytes)) <= layout::kStreamChunks;
+      const std::uint64_t head = halves ? split_head(bytes) : 0;
+      streamed += stream_chunks(bytes - head) * layout::kStreamChunk;
+      p.stream = layout::kPieceStreamed | take_chunks(k, bytes - head);
+      if (head > 0) {
+        p.addr = reinterpret_cast<std::uint64_t>(send[j].data());
+        p.stage_off = head;
+      }
     } else if (!snapshot && send[j].contiguous()) {
       p.addr = reinterpret_cast<std::uint64_t>(send[j].data());
       k.exposed = true;
@@ -101,6 +111,11 @@ bool pump_pieces(Call& k, const Buf* send) {
   return pump(k, k.n, [&](int j) {
     StreamPart part = piece_part(t[j], j);
     part.src = &send[j];
+    if (t[j].addr != 0 && part.bytes > 0) {  // split: the rest after the exposed head
+      part.src = nullptr;
+      part.raw = send[j].data() + t[j].stage_off;
+      part.bytes -= t[j].stage_off;
+    }
     return part;
   });
 }
@@ -235,7 +250,7 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   if (k.me == root) {
     if (!reserve(k)) return aborted(why);
     my_desc(k).status = 0;
-    contribute_pieces(k, send, root, false, UINT64_MAX);
+    contribute_pieces(k, send, root, false, UINT64_MAX, k.n == 2);
     post(k);
     // The streamed pieces first: their readers copy while we copy our own block.
     if (!pump_pieces(k, send)) return aborted(why);
@@ -281,14 +296,27 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
       const layout::CallDesc& rd = desc(k, root);
       const bool table = (rd.status & (layout::kDescInvalid | layout::kDescUniform)) == 0;
       stream = (rd.status & layout::kDescInvalid) == 0 && can_stream(k);
-      if (!stream && table && p.addr != 0 && bytes <= p.bytes) offer = &p;
+      if (table && p.addr != 0 && bytes <= p.bytes) offer = &p;
     }
+    // Split (stream.hpp kSplitMin): the head straight into the root's buffer while the
+    // root copies its own block, then the rest streamed.
+    const std::uint64_t head =
+        stream && offer != nullptr && k.n == 2 && send.contiguous() && bytes >= kSplitMin ? split_head(bytes) : 0;
+    if (head > 0 && !store_to(k, root, offer->addr, send.data(), head)) stream = false;  // fails below too
     if (stream) {
       // Into our ring while the root copies out (stream.hpp): two memcpys on two cores
       // instead of one process_vm_writev, which costs ~3x a memcpy.
-      const std::uint32_t first = stream_whole(k, bytes);
+      const std::uint32_t first = stream_whole(k, bytes - head);
+      layout::CallDesc& d = my_desc(k);
+      d.bytes = bytes;
+      if (head > 0) {
+        d.status |= layout::kDescWritten;  // [0, head) is in the root's buffer
+        d.bytes2 = head;
+      }
       post(k);
-      if (!pump(k, 1, [&](int) { return StreamPart{&send, nullptr, bytes, first, root}; })) return aborted(why);
+      StreamPart part{&send, nullptr, bytes, first, root};
+      if (head > 0) part = StreamPart{nullptr, send.data() + head, bytes - head, first, root};
+      if (!pump(k, 1, [&](int) { return part; })) return aborted(why);
     } else if (offer != nullptr) {
       const std::byte* from = send.data();
       if (!send.contiguous()) {
@@ -340,7 +368,14 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
       if (r == root) continue;
       ok = wait_posted(k, r);
       if (!ok || !peer_ok(k, r)) continue;
-      if ((desc(k, r).status & layout::kDescWritten) == 0) ok = receive_from(k, r, recv[r]);  // also drains
+      const layout::CallDesc& rd = desc(k, r);
+      const bool written = (rd.status & layout::kDescWritten) != 0;
+      if (written && (rd.status & layout::kDescStreamed) != 0) {
+        // Split: the head is in our buffer, the rest comes through r's ring.
+        ok = drain(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes - rd.bytes2, recv[r], rd.bytes2);
+      } else if (!written) {
+        ok = receive_from(k, r, recv[r]);  // also drains
+      }
     }
   }
   ok = finish(k) && ok;
@@ -378,7 +413,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   // (a streamed piece is copied into the ring before anything arrives). Every member
   // streams and reads, so a stream must fit the ring: nobody waits for room.
   const Buf* out = in_place ? recv : send;
-  contribute_pieces(k, out, k.me, in_place, layout::kStreamRing);
+  contribute_pieces(k, out, k.me, in_place, layout::kStreamRing, false);
   post(k);
   if (!pump_pieces(k, out)) return aborted(why);
   bool ok = true;

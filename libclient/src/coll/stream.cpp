@@ -132,9 +132,10 @@ void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes) {
   signal_flag(k.b->ack(k.me, w), first + stream_chunks(bytes));
 }
 
-bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst) {
+bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst, std::uint64_t at) {
   map_ring(k, w);
-  const std::uint64_t room = receivable(k, w, bytes, dst);
+  const std::uint64_t fits = receivable(k, w, at + bytes, dst);
+  const std::uint64_t room = fits > at ? fits - at : 0;
   layout::Flag& streamed = k.b->rank(w).streamed;
   layout::Flag& ack = k.b->ack(k.me, w);
   const std::uint32_t count = stream_chunks(bytes);
@@ -142,14 +143,14 @@ bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& 
     const std::uint32_t c = first + j;
     const std::uint64_t off = std::uint64_t{j} * layout::kStreamChunk;
     const std::uint64_t len = std::min<std::uint64_t>(layout::kStreamChunk, bytes - off);
-    const std::uint64_t fits = off < room ? std::min(len, room - off) : 0;
-    if (fits > 0) {
+    const std::uint64_t part = off < room ? std::min(len, room - off) : 0;
+    if (part > 0) {
       if (!wait_on(k, w, streamed, c + 1)) return false;
       const std::byte* from = chunk_at(k.b, w, c);
       if (dst.contiguous()) {
-        std::memcpy(dst.data() + off, from, fits);
+        std::memcpy(dst.data() + at + off, from, part);
       } else {
-        types::unpack_range(*dst.type, *dst.flat, from, static_cast<MPI_Count>(off), static_cast<MPI_Count>(fits),
+        types::unpack_range(*dst.type, *dst.flat, from, static_cast<MPI_Count>(at + off), static_cast<MPI_Count>(part),
                             dst.addr);
       }
     }

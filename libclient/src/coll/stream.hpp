@@ -61,9 +61,23 @@ std::uint32_t stream_whole(Call& k, std::uint64_t bytes);
 template <class Parts>
 bool pump(Call& k, int n, Parts part);
 
-// Copies writer w's `bytes` from chunk `first` into dst, acking each chunk; what does
-// not fit in dst is acked unread (k.error = MPI_ERR_TRUNCATE). False if aborted.
-bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst);
+// Copies writer w's `bytes` from chunk `first` into dst from byte `at` of it (after a
+// split's head), acking each chunk; what does not fit in dst is acked unread (k.error =
+// MPI_ERR_TRUNCATE). False if aborted.
+bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst, std::uint64_t at = 0);
+
+// Split contributions (2 members only; scatter, gather): a block of at least kSplitMin
+// bytes that is contiguous on both sides moves 1/kSplitShare of itself (its head) by
+// process_vm_readv/writev, done by the side that would otherwise wait for the writer
+// (the scatter reader while the root copies its own block; the gather sender while
+// the root does), and the rest through the writer's ring: the root's two copies of a
+// block against the other side's one become balanced (docs/collectives.md "Split
+// blocks"). process_vm_readv costs ~3-4x a memcpy here, so a quarter balances (a
+// fifth, a third: slower); below 1 MiB the system call costs more than it saves.
+inline constexpr std::uint64_t kSplitMin = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kSplitShare = 4;
+// The head of a split block of `bytes` (a multiple of 64, the stream starts aligned).
+inline std::uint64_t split_head(std::uint64_t bytes) { return bytes / kSplitShare / 64 * 64; }
 
 // Random access in increasing order (a fold, reduce.cpp): copies `len` bytes at
 // `offset` of writer w's stream from chunk `first` into dst, acking each chunk it reads
