@@ -57,9 +57,9 @@ inline constexpr std::uint64_t kStageSlot = std::uint64_t{256} << 10;
 // (32-bit generations, wrap-safe): the writer's `streamed` = chunks written, reader
 // r's ack of writer w = the chunks of w it has finished with. Chunk c sits at
 // (c % kStreamChunks) * kStreamChunk in the ring. A rank never reads its own stream:
-// its ack of itself, ack(r, r), is the sequence number of the last split allreduce
-// whose result block it exposed instead of streaming (ring busy) and has finished
-// folding (coll/reduce.cpp share_block).
+// its ack of itself, ack(r, r), counts the split allreduces whose result block it
+// exposed instead of streaming (ring busy) and has finished folding; the call's
+// descriptor's bytes2 says which (coll/reduce.cpp share_block).
 inline constexpr std::uint64_t kStreamChunk = std::uint64_t{64} << 10;
 inline constexpr std::uint32_t kStreamChunks = 32;
 inline constexpr std::uint64_t kStreamRing = kStreamChunk * kStreamChunks;

@@ -19,6 +19,7 @@
 //     (reduce_scatter) or prefix (scan) in chunks (process_vm_readv of chunk r, fold,
 //     next) so copying and combining overlap.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 
 #include "coll/collectives.hpp"
@@ -173,6 +174,12 @@ bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte
   return true;
 }
 
+// A split allreduce's exposing member says in its descriptor's bytes2 which call's
+// result block is final (then bumps ack(me, me)); atomic: readers poll it.
+std::atomic_ref<std::uint64_t> final_of(const layout::CallDesc& d) {
+  return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(d.bytes2));
+}
+
 // Whether a split allreduce's blocks all fit one ring (stream_blocks takes them all).
 bool split_fits(const Geometry& g, const Blocks& bl) {
   std::uint64_t chunks = 0;
@@ -182,7 +189,9 @@ bool split_fits(const Geometry& g, const Blocks& bl) {
 
 // Split allreduce: member j's block of the result into res_img (at its place in the
 // vector): streamed (j's piece j), or exposed in j's result image once j says it is
-// final (ack(j, j) = the call). False if aborted or a copy failed.
+// final (its descriptor's bytes2 = the call, then ack(j, j) bumped: nonblocking calls
+// may finish their folds out of order, so the flag alone cannot say which call).
+// False if aborted or a copy failed.
 bool share_block(Call& k, const Geometry& g, const Blocks& bl, int j, std::byte* res_img) {
   const MPI_Count first = bl.first(j);
   const auto bytes = static_cast<std::uint64_t>(g.span(bl.count(j)));
@@ -196,7 +205,14 @@ bool share_block(Call& k, const Geometry& g, const Blocks& bl, int j, std::byte*
     ack_all(k, j, chunk, pc.bytes);
     return ok;
   }
-  return wait_on(k, j, k.b->ack(j, j), k.seq) && fetch(k, j, Source{nullptr, d.addr2}, static_cast<std::uint64_t>(g.at(first)), dst, static_cast<std::size_t>(bytes));
+  layout::Flag& bumped = k.b->ack(j, j);
+  for (;;) {
+    const std::uint32_t seen = bumped.value.load(std::memory_order_acquire);
+    if (final_of(d).load(std::memory_order_acquire) == k.seq) break;
+    if (!wait_on(k, j, bumped, seen + 1)) return false;
+  }
+  return fetch(k, j, Source{nullptr, d.addr2}, static_cast<std::uint64_t>(g.at(first)), dst,
+               static_cast<std::size_t>(bytes));
 }
 
 Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* counts, int root) {
@@ -467,10 +483,14 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
     for (int r = 0; r < k.n; ++r) ack_input(r);
     // Our block to the others (also after a failed fold: they wait for it); streamed,
-    // or (our ring was busy) exposed in our result image: ack(me, me) says it is final.
+    // or (our ring was busy) exposed in our result image: share_block.
     if (split && !job_aborted()) {
       if (res_src != nullptr && !pump_result(res_bytes)) return aborted(why);
-      if (res_src == nullptr) signal_flag(k.b->ack(k.me, k.me), k.seq);
+      if (res_src == nullptr) {
+        final_of(d).store(k.seq, std::memory_order_release);
+        layout::Flag& bump = k.b->ack(k.me, k.me);
+        signal_flag(bump, bump.value.load(std::memory_order_relaxed) + 1);
+      }
     }
     for (int j = 0; split && ok && j < k.n; ++j) {
       if (j == k.me || coll::invalid(desc(k, j))) continue;

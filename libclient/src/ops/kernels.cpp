@@ -115,16 +115,17 @@ inline constexpr bool kPair<ValueIndex<V, I>> = true;
 
 // Pair elements are read and written field by field: a struct's tail padding is outside
 // the type map (MPI_DOUBLE_INT: 12 of its 16 bytes), so a buffer or image may end right
-// after the last index, and bytes of the padding must not be written either.
+// after the last index, and bytes of the padding must not be written either. out[i] =
+// a[i] op b[i]; out may be b (element i is read before it is written).
 template <class Op, class P>
-void reduce_pairs(const P* a, P* b, std::size_t count) {
+void combine_pairs(const P* a, const P* b, P* out, std::size_t count) {
   for (std::size_t i = 0; i < count; ++i) {
     P x, y;
     x.value = a[i].value, x.index = a[i].index;
     y.value = b[i].value, y.index = b[i].index;
     const P r = Op::apply(x, y);
-    b[i].value = r.value;
-    b[i].index = r.index;
+    out[i].value = r.value;
+    out[i].index = r.index;
   }
 }
 
@@ -133,7 +134,7 @@ void reduce_pairs(const P* a, P* b, std::size_t count) {
 template <class Op, class T>
 void reduce(const void* in, void* inout, std::size_t count) {
   if constexpr (kPair<T>) {
-    reduce_pairs<Op, T>(static_cast<const T*>(in), static_cast<T*>(inout), count);
+    combine_pairs<Op, T>(static_cast<const T*>(in), static_cast<const T*>(inout), static_cast<T*>(inout), count);
     return;
   }
 #if defined(SHMPI_OPS_ISA_AVX512)
@@ -160,18 +161,6 @@ void no_op(const void*, void*, std::size_t) {}
 // The same functor on the same elements, so the same bits as reduce(); no vrange or
 // 256-bit special forms: its callers' buffers are at most a fold chunk (256 KiB), far
 // below kWideLimitBytes, and GCC vectorizes the functors' MIN/MAX forms itself.
-template <class Op, class P>
-void combine_pairs(const P* a, const P* b, P* out, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    P x, y;
-    x.value = a[i].value, x.index = a[i].index;
-    y.value = b[i].value, y.index = b[i].index;
-    const P r = Op::apply(x, y);
-    out[i].value = r.value;
-    out[i].index = r.index;
-  }
-}
-
 template <class Op, class T>
 void combine(const void* in_a, const void* in_b, void* to, std::size_t count) {
   if constexpr (kPair<T>) {
