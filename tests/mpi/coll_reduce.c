@@ -26,9 +26,10 @@
  *     must be the rank-order product M0*M1*... (the
  *     double one compared by value: the sign of a zero entry depends on the association
  *     order, which 7.9.5 leaves to the implementation);
- *   - a commutative user op (a + b + ab mod 2^32) on MPI_UNSIGNED and on a vector type
- *     with holes, one user function for both: it dispatches on the datatype argument,
- *     which must be the handle passed to the call (7.9.5);
+ *   - a commutative user op (a + b + ab mod 2^32) on MPI_UNSIGNED, on a vector type
+ *     with holes and on that type resized with a gap at its end (also 3.2 MiB of it
+ *     through Reduce and Allreduce), one user function for all: it dispatches on the
+ *     datatype argument, which must be the handle passed to the call (7.9.5);
  *   - MPI_IN_PLACE for Reduce (root), Allreduce, Reduce_scatter(_block), Scan, Exscan;
  *   - count 0 for every call; 1 MiB + 24 bytes of doubles through Reduce and Allreduce,
  *     in place and not; 160 KiB-1 MiB blocks through Reduce_scatter(_block), also of
@@ -102,7 +103,7 @@ struct TypeDesc {
 
 enum { T_INT, T_LL, T_UNS, T_SCHAR, T_UCHAR, T_DOUBLE, T_FLOAT, T_BYTE, T_BOOL, T_ULONG, NBASIC };
 enum { P_FLOAT_INT = NBASIC, P_DOUBLE_INT, P_LONG_INT, P_2INT, P_SHORT_INT, P_LDOUBLE_INT, U_MAT_INT, U_MAT_DBL,
-       U_UNS, U_UVEC, NTYPES };
+       U_UNS, U_UVEC, U_UVEC16, NTYPES };
 static TypeDesc td[NTYPES];
 
 typedef struct { float v; int i; } float_int;
@@ -295,7 +296,7 @@ static void show_pair(const TypeDesc* T, const void* e, char* buf, size_t n) {
 }
 
 /* ---- user ops ---- */
-static MPI_Datatype g_mat_int, g_mat_dbl, g_uvec;
+static MPI_Datatype g_mat_int, g_mat_dbl, g_uvec, g_uvec16;
 static long g_len_limit; /* the largest *len a user function may see in the current call */
 static int bad_dt, bad_len, user_calls;
 
@@ -326,13 +327,15 @@ static void mat_dbl_fn(void* in, void* inout, int* len, MPI_Datatype* dt) {
   }
 }
 /* commutative: a + b + ab (mod 2^32), i.e. (1+a)(1+b) - 1; on MPI_UNSIGNED and on
- * g_uvec = vector(2, 1, 2, MPI_UNSIGNED) (values at bytes 0 and 8, extent 12) */
+ * g_uvec = vector(2, 1, 2, MPI_UNSIGNED) (values at bytes 0 and 8, extent 12), and on
+ * g_uvec16, the same resized to extent 16 (true extent 12: a 4-byte gap after each) */
 static void comm_fn(void* in, void* inout, int* len, MPI_Datatype* dt) {
   ++user_calls;
   if (*len < 0 || *len > g_len_limit) ++bad_len;
   size_t stride, nv;
   if (*dt == MPI_UNSIGNED) stride = 4, nv = 1;
   else if (*dt == g_uvec) stride = 12, nv = 2;
+  else if (*dt == g_uvec16) stride = 16, nv = 2;
   else {
     ++bad_dt;
     return;
@@ -390,18 +393,18 @@ static void gen_uns(const TypeDesc* T, int opi, int r, long i, int it, void* out
   (void)opi;
   memset(out, 0, T->size);
   ((unsigned*)out)[0] = hash_in(T->id, 99, r, i, it);
-  if (T->id == U_UVEC) ((unsigned*)out)[2] = hash_in(T->id, 98, r, i, it);
+  if (T->id != U_UNS) ((unsigned*)out)[2] = hash_in(T->id, 98, r, i, it);
 }
 static void fold_uns(const TypeDesc* T, int opi, const void* x, void* acc) {
   (void)opi;
-  for (int k = 0; k < (T->id == U_UVEC ? 2 : 1); ++k) {
+  for (int k = 0; k < (T->id != U_UNS ? 2 : 1); ++k) {
     unsigned* a = (unsigned*)acc + 2 * k;
     const unsigned b = ((const unsigned*)x)[2 * k];
     *a = *a + b + *a * b;
   }
 }
 static void show_uns(const TypeDesc* T, const void* e, char* buf, size_t n) {
-  if (T->id == U_UVEC) snprintf(buf, n, "{%u, %u}", ((const unsigned*)e)[0], ((const unsigned*)e)[2]);
+  if (T->id != U_UNS) snprintf(buf, n, "{%u, %u}", ((const unsigned*)e)[0], ((const unsigned*)e)[2]);
   else snprintf(buf, n, "%u", *(const unsigned*)e);
 }
 
@@ -463,7 +466,12 @@ static void make_types(void) {
   CHECK_MPI(MPI_Type_commit(&g_uvec));
   set_type(U_UVEC, "vector(2,1,2,unsigned)", g_uvec, 12, 1);
   memset(td[U_UVEC].mask + 4, 0, 4);
-  for (int i = U_UNS; i <= U_UVEC; ++i) td[i].gen = gen_uns, td[i].fold = fold_uns, td[i].show = show_uns;
+  CHECK_MPI(MPI_Type_create_resized(g_uvec, 0, 16, &g_uvec16));
+  CHECK_MPI(MPI_Type_commit(&g_uvec16));
+  set_type(U_UVEC16, "vector(2,1,2,unsigned) resized to 16", g_uvec16, 16, 1);
+  memset(td[U_UVEC16].mask + 4, 0, 4);
+  memset(td[U_UVEC16].mask + 12, 0, 4);
+  for (int i = U_UNS; i <= U_UVEC16; ++i) td[i].gen = gen_uns, td[i].fold = fold_uns, td[i].show = show_uns;
 }
 
 /* ---- guarded buffers ---- */
@@ -724,6 +732,12 @@ static void user_ops(void) {
   run(UV, O_USER, comm, R_SCAN, 13, 0, 0);
   run(UN, O_USER, comm, R_EXSCAN, 13, 0, 0);
   run(UV, O_USER, comm, R_ALLREDUCE, 13, 0, F_INPLACE);
+  /* ... 3.2 MiB of a type with a gap after its true extent, through Reduce and
+   * Allreduce: more than shmpi's ring (2 MiB), so a writer waits for its reader to be
+   * done with earlier chunks, and the reader's reads stop short of each chunk's end */
+  const TypeDesc* U16 = &td[U_UVEC16];
+  run(U16, O_USER, comm, R_REDUCE, 200003, np - 1, 0);
+  run(U16, O_USER, comm, R_ALLREDUCE, 200003, 0, 0);
 #if MPI_VERSION >= 4
   MPI_Op mat_c;
   CHECK_MPI(MPI_Op_create_c(mat_int_fn_c, 0, &mat_c));
@@ -777,6 +791,7 @@ int main(int argc, char** argv) {
   CHECK_MPI(MPI_Type_free(&g_mat_int));
   CHECK_MPI(MPI_Type_free(&g_mat_dbl));
   CHECK_MPI(MPI_Type_free(&g_uvec));
+  CHECK_MPI(MPI_Type_free(&g_uvec16));
   /* with more than one rank, some rank must have run the user functions */
   expect_user_fn_ran(user_calls, "the user functions never ran");
   coll_finish("coll_reduce");

@@ -117,6 +117,11 @@ const std::byte* stream_view(Call& k, int w, std::uint32_t first, std::uint64_t 
   const std::uint64_t in = offset % layout::kStreamChunk;
   if (len == 0 || in + len > layout::kStreamChunk) return nullptr;
   map_ring(k, w);
+  // Reads go forward: the chunks before this one are done, also where a view did not
+  // reach a chunk's end (elements whose true extent is below their extent leave a gap
+  // at each fold chunk's end), else a writer waiting for ring room would wait forever.
+  layout::Flag& ack = k.b->ack(k.me, w);
+  if (j > 0 && ack.value.load(std::memory_order_relaxed) != first + j) signal_flag(ack, first + j);
   if (!wait_on(k, w, k.b->rank(w).streamed, first + j + 1)) {
     ok = false;
     return nullptr;
