@@ -58,6 +58,13 @@ first_broker=
 
 # The job's segment, from a rank's mappings (other users' jobs come and go meanwhile).
 segment_of() { grep -o "shmpi-$(id -u)-[0-9]*-[0-9a-f]*" "/proc/$1/maps" 2> /dev/null | head -1; }
+# ... or from the broker's log line for the job of runner pid $1: a job killed early can
+# end before a poll of its ranks' mappings comes round (seen under ASan on a loaded
+# machine: "killed inside MPI_Accumulate after 0 ms").
+segment_by_runner() {
+  sed -n "s/.*runner pid $1, segment \(shmpi-[0-9]*-[0-9]*-[0-9a-f]*\) .*/\1/p" \
+    "${SHMPI_RUNTIME_DIR:-/nonexistent}/shmpid.log" 2> /dev/null | tail -1
+}
 
 # check_gone WHAT PID...: every PID must be gone.
 check_gone() {
@@ -156,7 +163,8 @@ targeted() {
     for p in $(pgrep -P $job); do seg=$(segment_of "$p"); [ -n "$seg" ] && break; done
     [ -n "$seg" ] || sleep 0.005
   done
-  [ -n "$seg" ] || fail "$name at $n ranks: no rank mapped the job's segment"
+  [ -n "$seg" ] || seg=$(segment_by_runner $job)
+  [ -n "$seg" ] || fail "$name at $n ranks: no rank mapped the job's segment, and the broker logged none"
   # The kill is the victim's own: measured from its report, or from the start.
   while kill -0 $job 2> /dev/null && ! grep -q "killed by signal 9" "$scratch/out" \
     && [ $(( $(now_ms) - t0 )) -lt 20000 ]; do sleep 0.005; done
