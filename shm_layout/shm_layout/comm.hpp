@@ -32,7 +32,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 9;
+inline constexpr std::uint32_t kCommLayoutVersion = 10;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -104,6 +104,9 @@ inline constexpr std::uint32_t kDescUniform = 16;
 // chunk is value[0]. The writer waits for its readers' `done`, as an exposing one does
 // (kDescExposed is set too).
 inline constexpr std::uint32_t kDescStreamed = 32;
+// With kDescStreamed, on an allreduce: the stream is a chain allreduce's accumulator,
+// which the other members fold into (libclient/src/coll/chain.hpp).
+inline constexpr std::uint32_t kDescChain = 64;
 inline constexpr std::uint64_t kInlineBytes = sizeof(CallDesc::value);
 
 // What a rank is doing, for shmpi-dump (CommRank::waiting_kind).

@@ -29,8 +29,10 @@
  *     MPI_Igather (1 MiB blocks, root np-1) and an MPI_Iscatter (1 MiB blocks, root 0) and
  *     only then lets the other ranks start theirs (a token by MPI_Send), so rank 0's
  *     broadcast cannot have completed when it starts the other two (a library that moves
- *     large messages through a bounded buffer has to keep the three apart), then every
- *     rank calls a blocking 2 MiB MPI_Allreduce before it waits for the three.
+ *     large messages through a bounded buffer has to keep the three apart), in the
+ *     second repetition also a 5 MiB MPI_Ibcast from rank np-1, then every rank calls a
+ *     blocking 2 MiB MPI_Allreduce before it waits for them (shmpi, oversubscribed: the
+ *     Allreduce folds into rank np-1's ring, which that broadcast still holds).
  * Prints "nbc_mixed: OK (N checks)" on rank 0.
  *
  * Peer toggle (set by tests/peer/run_nbc_peer.sh):
@@ -566,30 +568,34 @@ static void test_large_late(void) {
     snprintf(ctx, sizeof ctx, "large calls in flight, the others start after rank 0, repetition %d", rep);
     const int groot = np - 1;
     int* b = ints(BIG);
+    int* b2 = ints(BIG);
     int* gs = ints(BLOCK);
     int* gr = me == groot ? ints((long)BLOCK * np) : NULL;
     int* ss = me == 0 ? ints((long)BLOCK * np) : NULL;
     int* sr = ints(BLOCK);
     for (long i = 0; i < BIG; ++i) b[i] = me == 0 ? vf(40, 0, 0, i, rep) : -1;
+    for (long i = 0; i < BIG; ++i) b2[i] = me == groot ? vf(44, groot, 0, i, rep) : rep;
     for (long i = 0; i < BLOCK; ++i) gs[i] = vf(41, me, 0, i, rep), sr[i] = -1;
     if (ss)
       for (long i = 0; i < (long)BLOCK * np; ++i) ss[i] = vf(42, (int)(i / BLOCK), 0, i % BLOCK, rep);
     int token = 0;
     if (me != 0) CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     long bad = -1;
-    MPI_Request rq[3];
+    MPI_Request rq[4];
     CHECK_MPI(MPI_Ibcast(b, BIG, MPI_INT, 0, comm, &rq[0]));
     CHECK_MPI(MPI_Igather(gs, BLOCK, MPI_INT, gr, BLOCK, MPI_INT, groot, comm, &rq[1]));
     CHECK_MPI(MPI_Iscatter(ss, BLOCK, MPI_INT, sr, BLOCK, MPI_INT, 0, comm, &rq[2]));
     if (me == 0)
       for (int r = 1; r < np; ++r) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, r, 40, MPI_COMM_WORLD));
-    /* a large blocking Allreduce while the three are still in flight */
+    rq[3] = MPI_REQUEST_NULL;
+    if (rep == 1) CHECK_MPI(MPI_Ibcast(b2, BIG, MPI_INT, groot, comm, &rq[3]));
+    /* a large blocking Allreduce while they are still in flight */
     double* ad = malloc((size_t)BLOCK * sizeof(double));
     double* ar = malloc((size_t)BLOCK * sizeof(double));
     CHECK(ad != NULL && ar != NULL, "malloc");
     for (long i = 0; i < BLOCK; ++i) ad[i] = (double)(vf(43, me, 0, i, rep) % 1000);
     CHECK_MPI(MPI_Allreduce(ad, ar, BLOCK, MPI_DOUBLE, MPI_SUM, comm));
-    CHECK_MPI(MPI_Waitall(3, rq, STATUSES_IGNORE));
+    CHECK_MPI(MPI_Waitall(4, rq, STATUSES_IGNORE));
     for (long i = 0; i < BLOCK && bad < 0; ++i) {
       double want = 0;
       for (int r = 0; r < np; ++r) want += (double)(vf(43, r, 0, i, rep) % 1000);
@@ -601,6 +607,9 @@ static void test_large_late(void) {
     for (long i = 0; i < BIG && bad < 0; ++i)
       if (b[i] != vf(40, 0, 0, i, rep)) bad = i;
     CHECK(bad < 0, "%s: MPI_Ibcast: int %ld is %d", ctx, bad, b[bad]);
+    for (long i = 0; i < BIG && bad < 0; ++i)
+      if (b2[i] != (me == groot || rep == 1 ? vf(44, groot, 0, i, rep) : rep)) bad = i;
+    CHECK(bad < 0, "%s: MPI_Ibcast from rank %d: int %ld is %d", ctx, groot, bad, b2[bad]);
     for (long i = 0; i < BLOCK && bad < 0; ++i)
       if (sr[i] != vf(42, me, 0, i, rep)) bad = i;
     CHECK(bad < 0, "%s: MPI_Iscatter: int %ld is %d", ctx, bad, sr[bad]);
@@ -608,8 +617,8 @@ static void test_large_late(void) {
       for (long i = 0; i < (long)BLOCK * np && bad < 0; ++i)
         if (gr[i] != vf(41, (int)(i / BLOCK), 0, i % BLOCK, rep)) bad = i;
     CHECK(bad < 0, "%s: MPI_Igather at the root: int %ld is %d", ctx, bad, gr[bad]);
-    nchecks += BIG + BLOCK + (gr ? (long)BLOCK * np : 0);
-    free(b), free(gs), free(gr), free(ss), free(sr);
+    nchecks += 2L * BIG + BLOCK + (gr ? (long)BLOCK * np : 0);
+    free(b), free(b2), free(gs), free(gr), free(ss), free(sr);
   }
   CHECK_MPI(MPI_Comm_free(&comm));
 }

@@ -7,6 +7,8 @@
 // order) and the same bits on every run for floating point.
 //   small (image <= kStageMax): every rank stages its image; each result is folded by
 //     the rank that needs it, straight from the staging halves;
+//   large allreduce, more ranks than CPUs, one ring's worth (chain_fits): a chain,
+//     every member folding its input into the last member's ring in turn (chain.hpp);
 //   large allreduce whose blocks all fit a ring (split_fits): "split", a reduce_scatter
 //     then an allgather: every rank streams each other rank its block, folds its own
 //     block from the streams and streams that block of the result to all (share_block);
@@ -22,6 +24,7 @@
 #include <atomic>
 #include <cstring>
 
+#include "coll/chain.hpp"
 #include "coll/collectives.hpp"
 #include "coll/fiber.hpp"
 #include "coll/image.hpp"
@@ -312,6 +315,12 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   const MPI_Count blk_first = split ? blocks.first(k.me) : p.res_first;
   const MPI_Count blk_n = split ? blocks.count(k.me) : p.res_n;
   std::byte* const blk_img = split ? res_img + g.at(blk_first) : res_img;
+  // Oversubscribed, a large allreduce is a chain when its last member's ring is free
+  // (chain.hpp; else the split below, on every member: the last one says which).
+  if (kind == ReduceKind::allreduce && part == Part::whole && chain_fits(g, count, k.n, direct)) {
+    const int rc = chain_allreduce(k, op, g, in_img, recv_img, count, why);
+    if (rc != kNotChained) return rc;
+  }
   // A large reduce or allreduce not split: the root (allreduce: rank 0) folds every
   // input, the others send theirs; allreduce: the root then streams the result to all
   // (or, its ring busy, exposes it: the others read it after its `done`). Measured

@@ -129,6 +129,11 @@ const std::byte* stream_view(Call& k, int w, std::uint32_t first, std::uint64_t 
   return chunk_at(k.b, w, first + j) + in;
 }
 
+std::byte* stream_chunk(Call& k, int w, std::uint32_t c) {
+  map_ring(k, w);
+  return chunk_at(k.b, w, c);
+}
+
 void stream_viewed(Call& k, int w, std::uint32_t first, std::uint64_t end) {
   if (end % layout::kStreamChunk == 0) signal_flag(k.b->ack(k.me, w), first + static_cast<std::uint32_t>(end / layout::kStreamChunk));
 }

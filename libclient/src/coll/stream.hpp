@@ -86,6 +86,10 @@ bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void
 // Acks all `bytes` of writer w's stream from chunk `first` (the rest a reader does not read).
 void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes);
 
+// Chunk c of member w's ring, where it lies (mapped on first use): a chain allreduce
+// folds into it in place (chain.hpp).
+std::byte* stream_chunk(Call& k, int w, std::uint32_t c);
+
 // In-place reading (a fold, image.hpp: the kernel reads the ring, no copy out first):
 // the `len` bytes at `offset` of writer w's stream from chunk `first`, where they lie in
 // the ring, once written, if they lie within one chunk; else nullptr, nothing waited
