@@ -335,6 +335,21 @@ Source source(const Call& k, int r, const layout::PieceDesc& p) {
   return p.addr != 0 ? Source{nullptr, p.addr} : Source{k.b->stage(r, k.slot) + p.stage_off, 0};
 }
 
+// Rank r's piece of the call for this rank (r wrote its pieces with
+// contribute_pieces, skipping its own): where it is, and its size in `bytes`.
+Source piece_from(const Call& k, int r, std::uint64_t& bytes) {
+  const layout::CallDesc& d = desc(k, r);
+  if ((d.status & layout::kDescUniform) != 0) {
+    bytes = d.bytes;
+    const auto idx = static_cast<std::uint64_t>(k.me - (k.me > r ? 1 : 0));
+    if ((d.status & layout::kDescInline) != 0) return Source{reinterpret_cast<const std::byte*>(d.value) + idx * bytes, 0};
+    return Source{k.b->stage(r, k.slot) + idx * ((bytes + 63) / 64 * 64), 0};
+  }
+  const layout::PieceDesc& p = pieces(k, r)[k.me];
+  bytes = p.bytes;
+  return source(k, r, p);
+}
+
 bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len) {
   if (len == 0) return true;
   if (src.stream != 0) {

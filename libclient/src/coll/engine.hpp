@@ -154,6 +154,9 @@ struct Source {
 };
 Source source(const Call& k, int r, const layout::CallDesc& d);
 Source source(const Call& k, int r, const layout::PieceDesc& p);
+// Rank r's piece of the call for this rank (r wrote its pieces with
+// contribute_pieces, skipping its own): where it is, and its size in `bytes`.
+Source piece_from(const Call& k, int r, std::uint64_t& bytes);
 
 // Copies `len` bytes at `offset` of rank r's source to dst (memcpy; stream.hpp
 // stream_read for a streamed one, at increasing offsets; process_vm_readv for another

@@ -1,13 +1,15 @@
 // Data-movement collectives: barrier, bcast, scatter(v), gather(v), allgather(v),
 // alltoall(v/w). One call = one post and one done per rank (engine.hpp); small
 // contributions travel through the writer's staging slot; large ones through the
-// writer's stream ring (bcast, scatter, gather; alltoall within the ring: stream.hpp),
-// else they are read from the writer's own memory with process_vm_readv.
+// writer's stream ring (bcast, scatter, gather: stream.hpp; a blocking alltoall
+// pumping while it reads: exchange.hpp; a nonblocking one within the ring), else they
+// are read from the writer's own memory with process_vm_readv.
 #include <algorithm>
 #include <cstring>
 
 #include "barrier.hpp"
 #include "coll/collectives.hpp"
+#include "coll/exchange.hpp"
 #include "coll/fiber.hpp"
 #include "coll/numa.hpp"
 #include "coll/stream.hpp"
@@ -118,21 +120,6 @@ bool pump_pieces(Call& k, const Buf* send) {
     }
     return part;
   });
-}
-
-// Rank r's piece of the call for this rank (r wrote its pieces with
-// contribute_pieces, skipping its own): where it is, and its size in `bytes`.
-Source piece_from(const Call& k, int r, std::uint64_t& bytes) {
-  const layout::CallDesc& d = desc(k, r);
-  if ((d.status & layout::kDescUniform) != 0) {
-    bytes = d.bytes;
-    const auto idx = static_cast<std::uint64_t>(k.me - (k.me > r ? 1 : 0));
-    if ((d.status & layout::kDescInline) != 0) return Source{reinterpret_cast<const std::byte*>(d.value) + idx * bytes, 0};
-    return Source{k.b->stage(r, k.slot) + idx * ((bytes + 63) / 64 * 64), 0};
-  }
-  const layout::PieceDesc& p = pieces(k, r)[k.me];
-  bytes = p.bytes;
-  return source(k, r, p);
 }
 
 }  // namespace
@@ -411,10 +398,20 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   my_desc(k).status = 0;
   // In place, every outgoing piece is overwritten by an incoming one: snapshot them
   // (a streamed piece is copied into the ring before anything arrives). Every member
-  // streams and reads, so a stream must fit the ring: nobody waits for room.
+  // streams and reads: a member that pumps before it reads must fit its streams in the
+  // ring (nobody waits for room). A blocking call that is not in place streams every
+  // large piece and pumps while it reads (exchange.hpp); every member of a blocking
+  // call reads that way, so that no writer waits on a reader that waits for it.
   const Buf* out = in_place ? recv : send;
-  contribute_pieces(k, out, k.me, in_place, layout::kStreamRing, false);
+  const bool interleaved = !nonblocking_call();
+  contribute_pieces(k, out, k.me, in_place, interleaved && !in_place ? UINT64_MAX : layout::kStreamRing, false);
   post(k);
+  if (interleaved) {
+    if (in_place && !pump_pieces(k, out)) return aborted(why);
+    const bool ok = exchange(k, in_place ? nullptr : out, recv);
+    if (!job_aborted() && !in_place) local_copy(k, send[k.me], recv[k.me]);
+    return result(k, finish(k) && ok, why);
+  }
   if (!pump_pieces(k, out)) return aborted(why);
   bool ok = true;
   for (int i = 1; i < k.n && ok; ++i) {
