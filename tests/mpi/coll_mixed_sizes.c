@@ -20,6 +20,12 @@
  *             one int before it, so the large call lands anywhere in a batch.
  *   alltoallv rank 0 sends 100000 ints to rank 1, every other pair 1 int. E = 0, S = the
  *             last rank.
+ * And a progress case (MPI-4.1 2.9 Progress: a blocking call makes progress on the
+ * rank's pending communication): rank 0 starts an MPI_Isend of 1 Mi ints to the last
+ * rank, which receives it before it enters an MPI_Alltoall of 256 Ki ints per block;
+ * rank 0 waits for the send only after its Alltoall. The send must progress while rank 0
+ * is in the Alltoall (a library whose alltoall waits without running its point-to-point
+ * engine hangs here, as a shmpi build did at 2 ranks).
  */
 #include <mpi.h>
 #include <stdint.h>
@@ -160,6 +166,30 @@ static void alltoallv(int round, int* big, int* recv) {
   handshake(0, n - 1, round);
 }
 
+static void alltoall_progress(int round) {
+  enum { kMsg = 1 << 20, kBlock = 1 << 18 };
+  int* msg = malloc(sizeof(int) * (size_t)kMsg);
+  int* s = malloc(sizeof(int) * (size_t)kBlock * (size_t)n);
+  int* r = malloc(sizeof(int) * (size_t)kBlock * (size_t)n);
+  CHECK(msg != NULL && s != NULL && r != NULL, "out of memory");
+  for (long i = 0; i < (long)kBlock * n; ++i) s[i] = value(me, (int)(i / kBlock), (int)(i % kBlock), round);
+  MPI_Request q = MPI_REQUEST_NULL;
+  if (me == 0) {
+    for (int i = 0; i < kMsg; ++i) msg[i] = value(0, n - 1, i, round + 7);
+    CHECK_MPI(MPI_Isend(msg, kMsg, MPI_INT, n - 1, 9, MPI_COMM_WORLD, &q));
+  } else if (me == n - 1) {
+    CHECK_MPI(MPI_Recv(msg, kMsg, MPI_INT, 0, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    for (int i = 0; i < kMsg; i += 4099) EXPECT(msg[i] == value(0, n - 1, i, round + 7), "round %d: message int %d is %d", round, i, msg[i]);
+  }
+  CHECK_MPI(MPI_Alltoall(s, kBlock, MPI_INT, r, kBlock, MPI_INT, MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Wait(&q, MPI_STATUS_IGNORE));
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < kBlock; i += 1021)
+      EXPECT(r[(long)j * kBlock + i] == value(j, me, i, round), "round %d: alltoall int %d from rank %d is %d", round, i,
+             j, r[(long)j * kBlock + i]);
+  free(msg), free(s), free(r);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -172,6 +202,7 @@ int main(int argc, char** argv) {
     scatterv(round, big, recv);
     bcast(round, big);
     if (n > 1) alltoallv(round, big, recv);
+    if (n > 1 && round % 8 == 0) alltoall_progress(round);
   }
   free(big);
   free(recv);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "coll/stream.hpp"
+#include "shmpi_common/cache.hpp"
 #include "types/pack.hpp"
 #include "wait.hpp"
 
@@ -14,11 +15,12 @@ namespace shmpi::client::coll {
 
 namespace {
 
-// One member's piece for us, as it is read.
+// One member's piece for us, as it is read (Incoming{}: waiting, nothing read; no
+// default member initializers, so that an array of them costs nothing until used).
 struct Incoming {
-  enum class State : std::uint8_t { waiting, streaming, done } state = State::waiting;
-  std::uint32_t first = 0, chunks = 0, next = 0;  // its stream, and the next chunk to read
-  std::uint64_t bytes = 0, room = 0;               // its size, and what fits our buffer
+  enum class State : std::uint8_t { waiting, streaming, done } state;
+  std::uint32_t first, chunks, next;  // its stream, and the next chunk to read
+  std::uint64_t bytes, room;          // its size, and what fits our buffer
 };
 
 bool posted_now(const Call& k, int r) { return desc(k, r).seq.load(std::memory_order_acquire) == k.seq; }
@@ -92,6 +94,8 @@ bool read_some(Call& k, int r, Incoming& in, const Buf& dst, bool& ok) {
     // A writer that exposed or streams waits for our `done` of this call: no batching
     // (as wait_posted).
     if ((desc(k, r).status & layout::kDescExposed) != 0) k.urgent_done = true;
+    // As wait_posted: a member that runs ahead may have posted its next call already.
+    prefetch_for_read(&k.b->rank(r).desc[(k.slot + 1) % layout::kCallSlots]);
     in.state = Incoming::State::done;
     if (!peer_ok(k, r)) return true;
     std::uint64_t bytes = 0;
@@ -130,32 +134,51 @@ bool read_some(Call& k, int r, Incoming& in, const Buf& dst, bool& ok) {
   return moved;
 }
 
-// Nothing could move: pause (a core of our own) or give the core to the members that
-// must move (oversubscribed), and after a while sleep briefly on the flag most likely
-// to move. Briefly: what frees us may come on another member's flag.
+// Nothing could move. First a spin phase as wait_posted's (a batched `done` stays
+// unpublished: the members usually arrive within it); then, having published it (a
+// member may wait for it), pause (a core of our own) or give the core to the members
+// that must move (oversubscribed); after a while sleep briefly on the flag most likely
+// to move. Briefly: what frees us may come on another member's flag. As wait_flag
+// (wait.hpp), the point-to-point engine and the nonblocking calls in flight make
+// progress at each yield, every 64 pauses and before each sleep: a member may wait for
+// a message of ours before it enters this call.
 constexpr std::uint32_t kIdleRounds = 256;
 constexpr std::int64_t kIdleSleepNs = 200'000;
 void idle(Call& k, int who, layout::Flag& likely, std::uint32_t target, std::uint32_t& rounds) {
-  if (rounds++ == 0) {
-    flush_done(k.comm);  // a member may wait for our batched `done`
+  const std::uint32_t quiet = std::min<std::uint32_t>(256, g_wait.coll_spin_limit + 1);
+  if (++rounds <= quiet) {
+    cpu_relax();
+    return;
+  }
+  if (rounds == quiet + 1) {
+    flush_done(k.comm);
     k.mine->waiting_on.store(who, std::memory_order_relaxed);
   }
-  if (rounds < kIdleRounds) {
+  const auto engine = [] { return g_wait.engine_poll != nullptr && g_wait.engine_poll(); };
+  if (rounds < quiet + kIdleRounds) {
     if (g_wait.oversubscribed) {
+      engine();
       sched_yield();
     } else {
+      if (rounds % 64 == 0) engine();
       cpu_relax();
     }
     return;
   }
+  engine();
   sleep_on_flag(likely, kIdleSleepNs, [target](std::uint32_t seen) { return reached(seen, target); });
 }
 
 }  // namespace
 
 bool exchange(Call& k, const Buf* send, const Buf* recv) {
-  std::vector<Incoming> in(static_cast<std::size_t>(k.n));
-  in[static_cast<std::size_t>(k.me)].state = Incoming::State::done;
+  // On the stack up to 64 members (no allocation, no TLS lookup per call).
+  constexpr int kOnStack = 64;
+  Incoming on_stack[kOnStack];
+  std::vector<Incoming> on_heap(k.n > kOnStack ? static_cast<std::size_t>(k.n) : 0);
+  Incoming* const in = k.n > kOnStack ? on_heap.data() : on_stack;
+  for (int r = 0; r < k.n; ++r) in[r] = Incoming{};
+  in[k.me].state = Incoming::State::done;
   Outgoing out{k.streaming ? send : nullptr, 0, 0};
   bool ok = true;
   std::uint32_t rounds = 0;
@@ -164,7 +187,7 @@ bool exchange(Call& k, const Buf* send, const Buf* recv) {
     int pending = -1;  // a member whose piece we still wait for
     for (int i = 1; i < k.n; ++i) {
       const int r = (k.me + i) % k.n;
-      Incoming& x = in[static_cast<std::size_t>(r)];
+      Incoming& x = in[r];
       moved = read_some(k, r, x, recv[r], ok) || moved;
       if (x.state != Incoming::State::done && pending < 0) pending = r;
     }
@@ -174,15 +197,25 @@ bool exchange(Call& k, const Buf* send, const Buf* recv) {
       return ok && !job_aborted();
     }
     if (moved) {
-      if (rounds > 0) k.mine->waiting_on.store(-1, std::memory_order_relaxed);
+      if (rounds > std::min<std::uint32_t>(256, g_wait.coll_spin_limit + 1)) {
+        k.mine->waiting_on.store(-1, std::memory_order_relaxed);
+      }
       rounds = 0;
       continue;
     }
     // The flag to sleep on: the next chunk (or post) of the first member we wait for,
     // else our readers' acks (our ring is full).
     if (pending >= 0) {
-      const Incoming& x = in[static_cast<std::size_t>(pending)];
+      const Incoming& x = in[pending];
       if (x.state == Incoming::State::waiting) {
+        // Its post is what we wait for: in the spin phase poll just that line, as
+        // wait_posted does (small calls, members arriving together).
+        const std::uint32_t quiet = std::min<std::uint32_t>(256, g_wait.coll_spin_limit + 1);
+        while (rounds < quiet && !posted_now(k, pending)) {
+          ++rounds;
+          cpu_relax();
+        }
+        if (rounds < quiet) continue;
         idle(k, pending, k.b->rank(pending).posted, k.seq, rounds);
       } else {
         idle(k, pending, k.b->rank(pending).streamed, x.first + x.next + 1, rounds);
