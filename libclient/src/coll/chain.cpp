@@ -95,8 +95,7 @@ int chain_allreduce(Call& k, const Reducer& op, const Geometry& g, const std::by
     }
   }
   if (!finish(k)) return aborted(why);
-  if (!ok || k.error != MPI_SUCCESS) return result(k, ok, why);
-  return MPI_SUCCESS;
+  return result(k, ok, why);
 }
 
 }  // namespace shmpi::client::coll

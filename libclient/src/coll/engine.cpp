@@ -143,6 +143,10 @@ void publish_done(Call& k) {
 }
 }  // namespace
 
+std::uint32_t post_spins() {
+  return current_task() != nullptr ? 1 : std::min<std::uint32_t>(256, g_wait.coll_spin_limit + 1);
+}
+
 bool wait_posted(Call& k, int r) {
   // Poll the descriptor line first (it carries the small data too); the posted flag
   // is the futex word for a reader that has to sleep. A task checks once and yields.
@@ -159,7 +163,7 @@ bool wait_posted(Call& k, int r) {
   };
   // Polling here is the spin phase of the wait (bounded like wait_flag's: a rank
   // sharing its core with the writer must yield at once, not spin out its slice).
-  const std::uint32_t spins = current_task() != nullptr ? 1 : std::min<std::uint32_t>(256, g_wait.coll_spin_limit + 1);
+  const std::uint32_t spins = post_spins();
   for (std::uint32_t i = 0; i < spins; ++i) {
     if (s.load(std::memory_order_acquire) == k.seq) return seen();
     cpu_relax();

@@ -94,6 +94,9 @@ inline constexpr int kPostedOnly = -1;  // not an error class: see Part::bounded
 bool posts_arrive(Call& k, int lo, int hi);
 // Waits for rank r's `posted` (or `done`) to reach the call's sequence number (or
 // `target`). False if the job was aborted.
+// Polls of a member's descriptor before a wait for its post publishes a batched `done`
+// and yields or sleeps: wait_posted's spin phase (1 on a task, which yields at once).
+std::uint32_t post_spins();
 bool wait_posted(Call& k, int r);
 bool wait_done(Call& k, int r, std::uint32_t target);
 // Waits for flag f (of rank r: shown in shmpi-dump) to reach target, suspending a

@@ -3,12 +3,10 @@
 #include <sched.h>
 
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "coll/stream.hpp"
 #include "shmpi_common/cache.hpp"
-#include "types/pack.hpp"
 #include "wait.hpp"
 
 namespace shmpi::client::coll {
@@ -117,15 +115,7 @@ bool read_some(Call& k, int r, Incoming& in, const Buf& dst, bool& ok) {
     const std::uint64_t off = std::uint64_t{in.next} * layout::kStreamChunk;
     const std::uint64_t len = std::min<std::uint64_t>(layout::kStreamChunk, in.bytes - off);
     const std::uint64_t part = off < in.room ? std::min(len, in.room - off) : 0;
-    if (part > 0) {
-      const std::byte* from = stream_chunk(k, r, in.first + in.next);
-      if (dst.contiguous()) {
-        std::memcpy(dst.data() + off, from, part);
-      } else {
-        types::unpack_range(*dst.type, *dst.flat, from, static_cast<MPI_Count>(off), static_cast<MPI_Count>(part),
-                            dst.addr);
-      }
-    }
+    if (part > 0) copy_out(stream_chunk(k, r, in.first + in.next), dst, off, part);
     ++in.next;
     signal_flag(k.b->ack(k.me, r), in.first + in.next);
     moved = true;
@@ -145,7 +135,7 @@ bool read_some(Call& k, int r, Incoming& in, const Buf& dst, bool& ok) {
 constexpr std::uint32_t kIdleRounds = 256;
 constexpr std::int64_t kIdleSleepNs = 200'000;
 void idle(Call& k, int who, layout::Flag& likely, std::uint32_t target, std::uint32_t& rounds) {
-  const std::uint32_t quiet = std::min<std::uint32_t>(256, g_wait.coll_spin_limit + 1);
+  const std::uint32_t quiet = post_spins();
   if (++rounds <= quiet) {
     cpu_relax();
     return;
@@ -197,7 +187,7 @@ bool exchange(Call& k, const Buf* send, const Buf* recv) {
       return ok && !job_aborted();
     }
     if (moved) {
-      if (rounds > std::min<std::uint32_t>(256, g_wait.coll_spin_limit + 1)) {
+      if (rounds > post_spins()) {
         k.mine->waiting_on.store(-1, std::memory_order_relaxed);
       }
       rounds = 0;
@@ -210,7 +200,7 @@ bool exchange(Call& k, const Buf* send, const Buf* recv) {
       if (x.state == Incoming::State::waiting) {
         // Its post is what we wait for: in the spin phase poll just that line, as
         // wait_posted does (small calls, members arriving together).
-        const std::uint32_t quiet = std::min<std::uint32_t>(256, g_wait.coll_spin_limit + 1);
+        const std::uint32_t quiet = post_spins();
         while (rounds < quiet && !posted_now(k, pending)) {
           ++rounds;
           cpu_relax();

@@ -142,6 +142,14 @@ void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes) {
   signal_flag(k.b->ack(k.me, w), first + stream_chunks(bytes));
 }
 
+void copy_out(const std::byte* from, const Buf& dst, std::uint64_t at, std::uint64_t len) {
+  if (dst.contiguous()) {
+    std::memcpy(dst.data() + at, from, len);
+  } else {
+    types::unpack_range(*dst.type, *dst.flat, from, static_cast<MPI_Count>(at), static_cast<MPI_Count>(len), dst.addr);
+  }
+}
+
 bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& dst, std::uint64_t at) {
   map_ring(k, w);
   const std::uint64_t fits = receivable(k, w, at + bytes, dst);
@@ -156,13 +164,7 @@ bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& 
     const std::uint64_t part = off < room ? std::min(len, room - off) : 0;
     if (part > 0) {
       if (!wait_on(k, w, streamed, c + 1)) return false;
-      const std::byte* from = chunk_at(k.b, w, c);
-      if (dst.contiguous()) {
-        std::memcpy(dst.data() + at + off, from, part);
-      } else {
-        types::unpack_range(*dst.type, *dst.flat, from, static_cast<MPI_Count>(at + off), static_cast<MPI_Count>(part),
-                            dst.addr);
-      }
+      copy_out(chunk_at(k.b, w, c), dst, at + off, part);
     }
     signal_flag(ack, c + 1);
   }

@@ -61,6 +61,10 @@ std::uint32_t stream_whole(Call& k, std::uint64_t bytes);
 template <class Parts>
 bool pump(Call& k, int n, Parts part);
 
+// Copies `len` bytes of a chunk into dst from byte `at` of its packed form (memcpy, or
+// unpacked into a non-contiguous buffer).
+void copy_out(const std::byte* from, const Buf& dst, std::uint64_t at, std::uint64_t len);
+
 // Copies writer w's `bytes` from chunk `first` into dst from byte `at` of it (after a
 // split's head), acking each chunk; what does not fit in dst is acked unread (k.error =
 // MPI_ERR_TRUNCATE). False if aborted.
