@@ -21,18 +21,16 @@ inline bool initialized() { return g_rt.phase == Phase::initialized; }
 
 // Decodes the communicator argument of `call`; on failure raises MPI_ERR_COMM (on
 // MPI_COMM_SELF: there is no valid object to raise it on) and leaves the code in `rc`.
+// (MPI_COMM_WORLD inline, the error out of line: a collective's per-call cost.)
 inline CommObj* comm_arg(MPI_Comm comm, const char* call, int& rc) {
-  CommObj* c = to_comm(comm);
-  if (c == nullptr) {
-    rc = raise(nullptr, MPI_ERR_COMM,
-               std::string(call) + ": comm is " + (comm == MPI_COMM_NULL ? "MPI_COMM_NULL" : "not a valid communicator"));
-  }
+  CommObj* c = comm == MPI_COMM_WORLD ? &g_world : to_comm(comm);
+  if (c == nullptr) [[unlikely]] rc = bad_comm_arg(comm, call);
   return c;
 }
 
 // comm_arg for calls valid only between MPI_Init and MPI_Finalize.
 inline CommObj* initialized_comm_arg(MPI_Comm comm, const char* call, int& rc) {
-  if (!initialized()) {
+  if (!initialized()) [[unlikely]] {
     rc = not_initialized(call);
     return nullptr;
   }

@@ -45,7 +45,7 @@ struct Check {
   explicit Check(Plan& plan) : p(plan) {}
   Plan& p;
   bool ok() const { return p.ok(); }
-  void fail(int k, const std::string& m) {
+  [[gnu::cold]] void fail(int k, const std::string& m) {
     if (!ok()) return;
     p.cls = k;
     p.msg = std::string(p.call) + ": " + m;
@@ -62,34 +62,35 @@ struct Check {
   bool resolve(const void* addr, MPI_Count count, MPI_Datatype dt, const char* what, types::Datatype*& t,
                const types::Flat*& f) {
     if (!ok()) return false;
-    if (count < 0) {
-      fail(MPI_ERR_COUNT, std::string(what) + "count " + std::to_string(count) + " is negative");
-      return false;
-    }
     t = types::lookup(dt);
-    if (t == nullptr) {
-      fail(MPI_ERR_TYPE, std::string(what) + "type is " + describe_bad_type(dt));
-      return false;
-    }
-    if (!t->committed) {
-      fail(MPI_ERR_TYPE, std::string(what) + "type is not committed (call MPI_Type_commit)");
-      return false;
-    }
-    f = types::flatten(t);
-    if (f == nullptr) {
-      fail(MPI_ERR_NO_MEM, std::string(what) + "type's type map is too fragmented to flatten");
+    // Every check in one branch, the failure's report out of line (the per-call cost
+    // of a small collective is in such checks).
+    if (count < 0 || t == nullptr || !t->committed || (f = types::flatten(t)) == nullptr) [[unlikely]] {
+      resolve_failed(count, dt, what, t);
       return false;
     }
     not_null(addr, count, t, what);
     return ok();
+  }
+  [[gnu::cold, gnu::noinline]] void resolve_failed(MPI_Count count, MPI_Datatype dt, const char* what,
+                                                   const types::Datatype* t) {
+    if (count < 0) return fail(MPI_ERR_COUNT, std::string(what) + "count " + std::to_string(count) + " is negative");
+    if (t == nullptr) return fail(MPI_ERR_TYPE, std::string(what) + "type is " + describe_bad_type(dt));
+    if (!t->committed) return fail(MPI_ERR_TYPE, std::string(what) + "type is not committed (call MPI_Type_commit)");
+    fail(MPI_ERR_NO_MEM, std::string(what) + "type's type map is too fragmented to flatten");
   }
   // MPI_BOTTOM is NULL in this ABI, so NULL is legal with a type of absolute
   // addresses; data that would start in the never-mapped first page is a NULL pointer
   // instead, refused rather than dereferenced (fuzz_rma_coll_args found MPI_Gatherv and
   // MPI_Reduce writing through a NULL recvbuf).
   void not_null(const void* addr, MPI_Count count, const types::Datatype* t, const char* what) {
+    if (reinterpret_cast<std::uintptr_t>(addr) >= kNullPage) [[likely]] return;
+    null_page(addr, count, t, what);
+  }
+  [[gnu::cold, gnu::noinline]] void null_page(const void* addr, MPI_Count count, const types::Datatype* t,
+                                              const char* what) {
     const auto a = reinterpret_cast<std::uintptr_t>(addr);
-    if (!ok() || a >= kNullPage || count <= 0 || t->size == 0) return;
+    if (!ok() || count <= 0 || t->size == 0) return;
     // 128 bits: count and extent are the caller's and may be huge.
     const __int128 lowest = static_cast<__int128>(a) + t->true_lb +
                             std::min<__int128>(0, static_cast<__int128>(count - 1) * t->extent());
@@ -101,30 +102,40 @@ struct Check {
   }
   static constexpr std::uintptr_t kNullPage = 4096;
   void not_in_place(const void* addr, const char* what) {
-    if (addr == MPI_IN_PLACE) fail(MPI_ERR_BUFFER, std::string(what) + " cannot be MPI_IN_PLACE here");
+    if (addr == MPI_IN_PLACE) [[unlikely]] fail(MPI_ERR_BUFFER, std::string(what) + " cannot be MPI_IN_PLACE here");
   }
 };
+
+bool tail_ok(CommObj* c, const char* call, const Tail& t, int& rc);
 
 // The communicator, and the request and info arguments of the nonblocking and
 // persistent forms; nullptr (rc set) if one is invalid.
 CommObj* comm_of(MPI_Comm comm, const char* call, const Tail& t, int& rc) {
   CommObj* c = initialized_comm_arg(comm, call, rc);
-  if (c == nullptr) return nullptr;
-  if (t.mode != Mode::blocking && t.request == nullptr) {
+  if (c == nullptr || t.mode == Mode::blocking) [[likely]] return c;
+  return tail_ok(c, call, t, rc) ? c : nullptr;
+}
+
+[[gnu::noinline]] bool tail_ok(CommObj* c, const char* call, const Tail& t, int& rc) {
+  if (t.request == nullptr) {
     rc = raise(c, MPI_ERR_ARG, std::string(call) + ": request is NULL");
-    return nullptr;
+    return false;
   }
   if (t.mode == Mode::persistent && t.info != MPI_INFO_NULL && to_info(t.info) == nullptr) {
     rc = raise(c, MPI_ERR_INFO, std::string(call) + ": info is not a valid info object");
-    return nullptr;
+    return false;
   }
-  return c;
+  return true;
+}
+
+[[gnu::cold, gnu::noinline]] int bad_root(CommObj* c, int root, const char* call) {
+  return raise(c, MPI_ERR_ROOT, std::string(call) + ": root " + std::to_string(root) +
+                                    " is not a rank of the communicator (size " + std::to_string(c->size) + ")");
 }
 
 bool root_bad(CommObj* c, int root, const char* call, int& rc) {
-  if (root >= 0 && root < c->size) return false;
-  rc = raise(c, MPI_ERR_ROOT, std::string(call) + ": root " + std::to_string(root) + " is not a rank of the communicator (size " +
-                                  std::to_string(c->size) + ")");
+  if (root >= 0 && root < c->size) [[likely]] return false;
+  rc = bad_root(c, root, call);
   return true;
 }
 
@@ -253,7 +264,22 @@ template <class C, class D>
 void fill_v(Check& ck, const void* base, const C* counts, const D* displs, MPI_Datatype dt, int n, const char* what,
             std::vector<Buf>& out) {
   if (counts == nullptr || displs == nullptr) return ck.fail(MPI_ERR_ARG, std::string(what) + "counts or displs is NULL");
-  const types::Datatype* t = types::lookup(dt);
+  types::Datatype* t = types::lookup(dt);
+  const types::Flat* f = nullptr;
+  if (ck.ok() && t != nullptr && t->committed && (f = types::flatten(t)) != nullptr) [[likely]] {
+    // One type for every piece: checked once; a negative count is reported by ck.buf.
+    const MPI_Count ext = t->extent();
+    for (int r = 0; r < n && ck.ok(); ++r) {
+      const auto count = static_cast<MPI_Count>(counts[r]);
+      const auto at = reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(base) +
+                                                   static_cast<std::uintptr_t>(static_cast<MPI_Count>(displs[r])) *
+                                                       static_cast<std::uintptr_t>(ext));
+      if (count < 0) return ck.buf(at, count, dt, what, out[static_cast<std::size_t>(r)]);
+      ck.not_null(at, count, t, what);
+      out[static_cast<std::size_t>(r)] = Buf{at, count, t, f};
+    }
+    return;
+  }
   for (int r = 0; r < n && ck.ok(); ++r) {
     // Integer arithmetic: base may be MPI_BOTTOM (NULL) with absolute displacements;
     // ck.buf then judges the piece's own address.
@@ -434,6 +460,20 @@ void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p, bool borrow) {
   r.type = t;
   if (held.user) return;
   namespace ops = shmpi::ops;
+  // A reduction in a loop asks for the same predefined op x type every call: the last
+  // valid answer stands (neither changes; a plain static: MPI calls are serialized).
+  struct Choice {
+    ops::OpKind kind;
+    MPI_Datatype dt;
+    ops::Kernel k;
+    ops::Kernel3 k3;
+  };
+  static Choice last{ops::OpKind::no_op, MPI_DATATYPE_NULL, nullptr, nullptr};
+  if (held.kind == last.kind && dt == last.dt) {
+    r.kernel = last.k;
+    r.kernel3 = last.k3;
+    return;
+  }
   // Only an error names the op (a string per call is measurable at 8 bytes).
   const auto what = [&] { return std::string("MPI_") + ops::name(held.kind); };
   if (held.kind == ops::OpKind::replace || held.kind == ops::OpKind::no_op) {
@@ -446,11 +486,13 @@ void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p, bool borrow) {
   }
   const bool strict = ops::strict_types();
   r.kernel = ops::op_valid(held.kind, info.group, strict) ? ops::kernel(held.kind, info.elem) : nullptr;
-  if (r.kernel != nullptr) r.kernel3 = ops::kernel3(held.kind, info.elem);
-  if (r.kernel == nullptr) {
-    ck.fail(MPI_ERR_OP, what() + " is not defined on " + t->name +
-                            (info.group == ops::TypeGroup::character && strict ? " (SHMPI_STRICT_TYPES=1)" : ""));
+  if (r.kernel != nullptr) {
+    r.kernel3 = ops::kernel3(held.kind, info.elem);
+    last = Choice{held.kind, dt, r.kernel, r.kernel3};
+    return;
   }
+  ck.fail(MPI_ERR_OP, what() + " is not defined on " + t->name +
+                          (info.group == ops::TypeGroup::character && strict ? " (SHMPI_STRICT_TYPES=1)" : ""));
 }
 
 // counts: reduce_scatter's per-rank counts (n entries), already checked; else nullptr.

@@ -180,4 +180,9 @@ int not_initialized(const char* call) {
                std::string(call) + (after ? ": called after MPI_Finalize" : ": called before MPI_Init"));
 }
 
+int bad_comm_arg(MPI_Comm comm, const char* call) {
+  return raise(nullptr, MPI_ERR_COMM,
+               std::string(call) + ": comm is " + (comm == MPI_COMM_NULL ? "MPI_COMM_NULL" : "not a valid communicator"));
+}
+
 }  // namespace shmpi::client

@@ -32,6 +32,9 @@ int invoke_errhandler(CommObj* comm, int code);
 [[noreturn]] void fatal_error(int code);
 
 // The error for a call made outside [MPI_Init, MPI_Finalize].
-int not_initialized(const char* call);
+[[gnu::cold]] int not_initialized(const char* call);
+// MPI_ERR_COMM for an invalid communicator argument (raised on no communicator: there
+// is no valid object to raise it on).
+[[gnu::cold]] int bad_comm_arg(MPI_Comm comm, const char* call);
 
 }  // namespace shmpi::client

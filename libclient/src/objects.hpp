@@ -47,6 +47,7 @@ struct CommObj {
   coll::CommBlock* block = nullptr;  // collective block, mapped by every member
   std::uint32_t seq = 0;             // collective calls made on this communicator
   std::vector<std::uint32_t> seen_done;  // lower bounds of the members' `done` (coll/engine.cpp)
+  std::uint32_t seen_done_min = 0;       // a lower bound of them all (reserve()'s shortcut)
   // This rank's finished calls (coll/engine.cpp publish_done): every call up to
   // done_upto, plus bit i of done_ahead for call done_upto + 1 + i (nonblocking
   // collectives may finish out of order; `done` publishes done_upto only).

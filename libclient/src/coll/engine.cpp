@@ -206,25 +206,24 @@ bool reserve(Call& k) {
   // Slot seq % kCallSlots was last used by call seq - kCallSlots: every reader of it
   // must be done with that. `done` only grows, so a value seen once stays a lower
   // bound: the peers' done lines are read about once per kCallSlots calls, not per call.
-  std::vector<std::uint32_t>& seen = k.comm->seen_done;
-  if (seen.size() != static_cast<std::size_t>(k.n)) seen.assign(static_cast<std::size_t>(k.n), 0);
+  // seen_done_min bounds them all: the loop runs about once per kCallSlots calls.
+  CommObj* c = k.comm;
   const std::uint32_t need = k.seq - layout::kCallSlots;
+  if (reached(c->seen_done_min, need)) return true;
+  std::vector<std::uint32_t>& seen = c->seen_done;
+  if (seen.size() != static_cast<std::size_t>(k.n)) seen.assign(static_cast<std::size_t>(k.n), 0);
+  std::uint32_t least = UINT32_MAX;  // min over the members of seen - need (all >= 0 below)
   for (int r = 0; r < k.n; ++r) {
+    if (r == k.me) continue;
     std::uint32_t& s = seen[static_cast<std::size_t>(r)];
-    if (r == k.me || reached(s, need)) continue;
-    if (!wait_done(k, r, need)) return false;
-    s = k.b->rank(r).done.value.load(std::memory_order_acquire);
+    if (!reached(s, need)) {
+      if (!wait_done(k, r, need)) return false;
+      s = k.b->rank(r).done.value.load(std::memory_order_acquire);
+    }
+    least = std::min(least, s - need);
   }
+  c->seen_done_min = k.n > 1 ? need + least : k.seq;
   return true;
-}
-
-layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.slot]; }
-layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.slot]; }
-layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.slot); }
-const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.slot); }
-std::byte* my_stage(Call& k) {
-  k.staged_slot = true;
-  return k.b->stage(k.me, k.slot);
 }
 
 void post(Call& k) {
@@ -258,8 +257,6 @@ std::byte* stage_for(Call& k, std::uint64_t bytes) {
   d.status &= ~layout::kDescInline;
   return my_stage(k);
 }
-
-bool invalid(const layout::CallDesc& d) { return (d.status & layout::kDescInvalid) != 0; }
 
 bool finish(Call& k) {
   publish_done(k);
@@ -308,8 +305,7 @@ int culprit(const Call& k, int r) {
   return d.bytes2 > 0 && d.bytes2 <= static_cast<std::uint64_t>(k.n) ? static_cast<int>(d.bytes2 - 1) : r;
 }
 
-bool peer_ok(Call& k, int r) {
-  if (!invalid(desc(k, r))) return true;
+bool peer_bad(Call& k, int r) {
   if (k.error == MPI_SUCCESS) {
     k.error = MPI_ERR_OTHER;
     k.why = "rank " + std::to_string(culprit(k, r)) + " passed invalid arguments to this call";
@@ -317,7 +313,7 @@ bool peer_ok(Call& k, int r) {
   return false;
 }
 
-int result(Call& k, bool ok, std::string& why) {
+int result_slow(Call& k, bool ok, std::string& why) {
   if (!ok) {
     if (job_aborted()) return aborted(why);
     why = k.why;

@@ -105,17 +105,21 @@ bool wait_on(Call& k, int r, layout::Flag& f, std::uint32_t target);
 // Before writing this rank's staging slot / descriptor of the call: every member has
 // finished the call two back that used them.
 bool reserve(Call& k);
-layout::CallDesc& my_desc(Call& k);
-layout::CallDesc& desc(const Call& k, int r);
-layout::PieceDesc* my_pieces(Call& k);
-const layout::PieceDesc* pieces(const Call& k, int r);
-std::byte* my_stage(Call& k);
+// (Inline, as the other one-line accessors here: each is used several times a call.)
+inline layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.slot]; }
+inline layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.slot]; }
+inline layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.slot); }
+inline const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.slot); }
+inline std::byte* my_stage(Call& k) {
+  k.staged_slot = true;
+  return k.b->stage(k.me, k.slot);
+}
 // Where rank r's staged bytes of this call are: inline in its descriptor, or its slot.
 const std::byte* staged(const Call& k, int r, const layout::CallDesc& d);
 // This rank's staging area for `bytes` of the call: the descriptor's inline bytes when
 // they fit (marks the descriptor), else the slot.
 std::byte* stage_for(Call& k, std::uint64_t bytes);
-bool invalid(const layout::CallDesc& d);
+inline bool invalid(const layout::CallDesc& d) { return (d.status & layout::kDescInvalid) != 0; }
 void post(Call& k);
 // Marks this rank done reading (every other rank may reuse what it read) and, if it
 // exposed its own memory, waits until every member that may read it is done. False if
@@ -137,12 +141,16 @@ void post_invalid(Call& k, int culprit);
 int sit_out(Call& k);
 // True if rank r's descriptor of the call is valid; else records MPI_ERR_OTHER naming
 // the rank that passed invalid arguments.
-bool peer_ok(Call& k, int r);
+bool peer_bad(Call& k, int r);  // records it; false
+inline bool peer_ok(Call& k, int r) { return !invalid(desc(k, r)) || peer_bad(k, r); }
 // The rank an invalid descriptor of rank r names: the original culprit a NUMA leader
 // forwarded (post_invalid), else r itself.
 int culprit(const Call& k, int r);
 // The call's MPI error class: `ok` false without a class is an abort or a copy failure.
-int result(Call& k, bool ok, std::string& why);
+int result_slow(Call& k, bool ok, std::string& why);
+inline int result(Call& k, bool ok, std::string& why) {
+  return ok && k.error == MPI_SUCCESS ? MPI_SUCCESS : result_slow(k, ok, why);
+}
 
 // Where rank r's contribution (or one piece of it) is: staged in its slot or descriptor
 // (a pointer into the block), exposed at `addr` in its own memory, or streamed.

@@ -257,6 +257,87 @@ Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* coun
   return p;
 }
 
+// Acks rank r's streamed input to its end, also where it was not read (an error, or
+// counts that disagree): its writer may wait for that. `blocks`: r streamed each member
+// its block (reduce_scatter, split allreduce), else its whole input.
+void ack_streamed_input(Call& k, int r, bool blocks) {
+  const layout::CallDesc& rd = desc(k, r);
+  if (r == k.me || rd.seq.load(std::memory_order_acquire) != k.seq) return;
+  if ((rd.status & layout::kDescStreamed) == 0) return;
+  if (!blocks) return ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
+  const layout::PieceDesc& pc = pieces(k, r)[k.me];
+  if ((pc.stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(pc.stream), pc.bytes);
+}
+
+// Small (the input image fits kStageMax): every member stages its image (its slot, or
+// its descriptor line) and folds, in rank order, the inputs its own result needs,
+// straight from the members' staging. Apart from the large cases below: a small call's
+// cost is this path's instructions. in_img and res_img as in reduce().
+[[gnu::noinline]] int reduce_staged(Call& k, const Reducer& op, const Geometry& g, const Plan& p, const std::byte* in_img,
+                                    std::byte* res_img, MPI_Count in_span, bool in_place, Part part, std::string& why) {
+  if (part != Part::after_post) {
+    // In place, the input is overwritten by results while others may read it.
+    contribute_image(k, in_img, in_span, in_place);
+    my_desc(k).addr2 = reinterpret_cast<std::uint64_t>(res_img);
+    post(k);
+    // All this call waits for now are the posts of p.lo..p.hi (nbc.cpp posts_first).
+    if (part == Part::bounded && !posts_arrive(k, p.lo, p.hi)) return kPostedOnly;
+  }
+  bool ok = true;
+  if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
+    // Inputs beyond the descriptor line sit in each member's slot: ask for their first
+    // lines now, so that those misses overlap the descriptors' instead of following
+    // them (in a stream the members posted long ago).
+    if (static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
+      for (int r = p.lo; r <= p.hi; ++r) {
+        if (r != k.me) __builtin_prefetch(k.b->stage(r, k.slot));
+      }
+    }
+    // Every member's post is checked (an invalid one names its culprit), waits stop at
+    // an abort.
+    bool all = true;
+    for (int r = p.lo; r <= p.hi; ++r) {
+      if (ok && r != k.me && !wait_posted(k, r)) ok = false;
+      all = ok && peer_ok(k, r) && all;
+    }
+    // (A member whose counts disagree may have streamed: reduce() says how it is read.)
+    const bool blocks = p.kind == ReduceKind::reduce_scatter;
+    auto input = [&](int i) {
+      const int r = p.lo + i;
+      const layout::CallDesc& rd = desc(k, r);
+      if (blocks && (rd.status & layout::kDescStreamed) != 0) {
+        const layout::PieceDesc& pc = pieces(k, r)[k.me];
+        return FoldIn{r, Source{nullptr, 0, pc.stream, static_cast<std::uint64_t>(g.at(p.res_first))}, nullptr};
+      }
+      return FoldIn{r, source(k, r, rd), nullptr};
+    };
+    // Every input staged (the well-formed call): folded from the staging, in one pass
+    // (fold()'s generic reading, per input and chunk, was half of a small call's cost).
+    bool in_stage = true;
+    for (int r = p.lo; r <= p.hi && in_stage; ++r) {
+      const layout::CallDesc& rd = desc(k, r);
+      in_stage = (rd.status & layout::kDescStreamed) == 0 && rd.addr == 0;
+    }
+    if (all && in_stage) {
+      const MPI_Count off = g.at(p.res_first);
+      const auto len = static_cast<std::size_t>(g.span(p.res_n));
+      auto x = [&](int r) { return staged(k, r, desc(k, r)) + off; };
+      if (p.hi == p.lo) {
+        std::memcpy(res_img, x(p.hi), len);
+      } else {
+        // The same order as fold(): acc = x(hi-1) o x(hi), then acc = x(r) o acc.
+        op.apply3(x(p.hi - 1), x(p.hi), res_img, p.res_n, len);
+        for (int r = p.hi - 2; r >= p.lo; --r) op.apply(x(r) - g.tlb, res_img - g.tlb, p.res_n);
+      }
+    } else if (all) {
+      ok = fold(k, op, g, input, p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
+    }
+    for (int r = p.lo; r <= p.hi; ++r) ack_streamed_input(k, r, blocks);
+  }
+  if (!finish(k)) return aborted(why);
+  return ok && k.error == MPI_SUCCESS ? MPI_SUCCESS : result(k, ok, why);
+}
+
 }  // namespace
 
 layout::CollKind coll_kind(ReduceKind kind) {
@@ -301,6 +382,13 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
   }
   const bool staged = static_cast<std::uint64_t>(in_span) <= kStageMax;
+  if (staged) {
+    const int rc = reduce_staged(k, op, g, p, in_img, res_img, in_span, in_place, part, why);
+    if (rc == MPI_SUCCESS && !direct && p.has_result && p.res_n > 0) {
+      image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
+    }
+    return rc;
+  }
   // The blocks a large reduce_scatter or split allreduce folds, one per member.
   const Blocks blocks{kind == ReduceKind::reduce_scatter ? counts : nullptr, p.total, k.n};
   // A large allreduce whose blocks all fit one ring is split: a reduce_scatter (every
@@ -399,18 +487,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       return FoldIn{r, source(k, r, rd), nullptr};
     };
   };
-  // Acks rank r's streamed input to its end, also where it was not read (an error, or
-  // counts that disagree): its writer may wait for that.
-  auto ack_input = [&](int r) {
-    const layout::CallDesc& rd = desc(k, r);
-    if (r == k.me || rd.seq.load(std::memory_order_acquire) != k.seq) return;
-    if ((rd.status & layout::kDescStreamed) == 0) return;
-    if (kind != ReduceKind::reduce_scatter && !split) {
-      return ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
-    }
-    const layout::PieceDesc& pc = pieces(k, r)[k.me];
-    if ((pc.stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(pc.stream), pc.bytes);
-  };
+  auto ack_input = [&](int r) { ack_streamed_input(k, r, kind == ReduceKind::reduce_scatter || split); };
 
   // Pumps bytes [pumped, upto) of a result this member streams (allreduce: the root's
   // whole result, or its block of a split one), from res_chunk; res_src null: none.

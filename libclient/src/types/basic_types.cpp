@@ -115,13 +115,19 @@ BasicTable make_table() {
   return t;
 }
 
-const BasicTable g_table = make_table();
+// Built on first use: other translation units' dynamic initializers (datatype.cpp's
+// predefined objects) read it, and the order of initialization across them is
+// unspecified (an LTO build ran datatype.cpp's first).
+const BasicTable& table() {
+  static const BasicTable t = make_table();
+  return t;
+}
 
 }  // namespace
 
 const BasicInfo* basic_info(std::uintptr_t value) {
   if (value < kFirstPredefinedType || value > kLastPredefinedType) return nullptr;
-  const BasicInfo& b = g_table[value - kFirstPredefinedType];
+  const BasicInfo& b = table()[value - kFirstPredefinedType];
   return b.handle != 0 ? &b : nullptr;
 }
 

@@ -18,7 +18,7 @@ std::unordered_set<Datatype*> g_handles;  // derived types with handle_refs > 0
 std::size_t g_live = 0;  // derived types not yet destroyed
 std::atomic<std::uint64_t> g_releases{0};  // handles released so far (lookup's per-thread answer)
 
-using PredefinedTable = std::array<Datatype*, kLastPredefinedType - kFirstPredefinedType + 1>;
+using PredefinedTable = decltype(g_predefined);
 
 Flat* basic_flat(const BasicInfo& b) {
   auto* f = new Flat;
@@ -64,13 +64,12 @@ PredefinedTable make_predefined() {
     d->elements = b->first == 0 ? 1 : 2;
     d->basic = v;
     d->name = b->name;
-    d->flat.reset(basic_flat(*b));
+    d->set_flat(std::unique_ptr<Flat>(basic_flat(*b)));
     t[v - kFirstPredefinedType] = d;
   }
   return t;
 }
 
-const PredefinedTable g_predefined = make_predefined();
 
 void destroy(Datatype* t) {
   --g_live;
@@ -81,12 +80,10 @@ void destroy(Datatype* t) {
 
 }  // namespace
 
-Datatype* lookup(MPI_Datatype h) {
-  const auto v = reinterpret_cast<std::uintptr_t>(h);
-  if (v == 0) return nullptr;
-  if (is_predefined_value(h)) {
-    return v >= kFirstPredefinedType && v <= kLastPredefinedType ? g_predefined[v - kFirstPredefinedType] : nullptr;
-  }
+PredefinedTable g_predefined = make_predefined();
+
+Datatype* lookup_other(MPI_Datatype h) {
+  if (is_predefined_value(h)) return nullptr;  // MPI_DATATYPE_NULL, or unassigned
   // A collective in a loop looks the same derived handle up every call: a thread's last
   // answer stands until some handle is released (g_releases moves under the mutex
   // first), without the registry's mutex. Using the type after the lookup is as safe

@@ -14,10 +14,13 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
+
+#include "types/basic_types.hpp"
 
 namespace shmpi::client::types {
 
@@ -102,14 +105,29 @@ struct Datatype {
   MPI_Count extent() const { return ub - lb; }
   MPI_Count true_extent() const { return true_ub - true_lb; }
   // One element is a single run covering [lb, ub): count elements are one memcpy.
-  bool contiguous() const {  // inline: asked several times per collective call
-    return flat && flat->blocks.size() == 1 && flat->blocks[0].offset == lb && flat->blocks[0].length == ub - lb;
+  // Known once flattened (set_flat), and asked several times per collective call.
+  bool contiguous() const { return contig; }
+  bool contig = false;
+  // Installs the flattened form (the layout is fixed from here on).
+  void set_flat(std::unique_ptr<Flat> f) {
+    flat = std::move(f);
+    contig = flat->blocks.size() == 1 && flat->blocks[0].offset == lb && flat->blocks[0].length == ub - lb;
   }
 };
 
 // ---- handles ---------------------------------------------------------------------
+// The predefined types, by handle value - kFirstPredefinedType (nullptr: unassigned).
+// Filled by a dynamic initializer: not const, which would let the compiler fold reads of
+// it in other translation units (an LTO build read nullptr everywhere).
+extern std::array<Datatype*, kLastPredefinedType - kFirstPredefinedType + 1> g_predefined;
+// lookup() of a handle that is not in the predefined types' range.
+Datatype* lookup_other(MPI_Datatype h);
 // nullptr if `h` is not a valid datatype handle (MPI_DATATYPE_NULL, freed, garbage).
-Datatype* lookup(MPI_Datatype h);
+// Inline for the predefined types: every collective and RMA call looks its types up.
+inline Datatype* lookup(MPI_Datatype h) {
+  const auto v = reinterpret_cast<std::uintptr_t>(h) - kFirstPredefinedType;
+  return v < g_predefined.size() ? g_predefined[v] : lookup_other(h);
+}
 // lookup() and committed (predefined types always are), else nullptr.
 Datatype* lookup_committed(MPI_Datatype h);
 // Registers a new derived type (handle_refs = 1) and returns its handle.
@@ -128,7 +146,8 @@ std::size_t live_derived_types();
 
 // ---- queries for other engines ----------------------------------------------------
 // The flattened form, built on first use (nullptr only if it exceeds kMaxBlocks or
-// memory runs out).
-const Flat* flatten(Datatype* t);
+// memory runs out). Inline: once built (always, for a committed type), a load.
+const Flat* build_flat(Datatype* t);
+inline const Flat* flatten(Datatype* t) { return t->flat ? t->flat.get() : build_flat(t); }
 
 }  // namespace shmpi::client::types

@@ -62,8 +62,7 @@ struct Builder {
 
 }  // namespace
 
-const Flat* flatten(Datatype* t) {
-  if (t->flat) return t->flat.get();
+const Flat* build_flat(Datatype* t) {
   auto f = std::make_unique<Flat>();
   try {
     Builder b{*f};
@@ -106,7 +105,7 @@ const Flat* flatten(Datatype* t) {
   } catch (const std::bad_alloc&) {
     return nullptr;
   }
-  t->flat = std::move(f);
+  t->set_flat(std::move(f));
   return t->flat.get();
 }
 
