@@ -139,17 +139,25 @@ bool root_bad(CommObj* c, int root, const char* call, int& rc) {
   return true;
 }
 
+// (The rare steps of fresh() out of line: its per-call cost.)
+[[gnu::noinline]] void size_pieces(Plan& p, std::size_t n) {
+  p.send.resize(n);
+  p.recv.resize(n);
+}
+
+[[gnu::noinline]] Plan* persistent_plan(Tail& t) {
+  t.r = coll::new_request();
+  return &t.r->plan;
+}
+
+Plan g_process_plan;
+
 // The plan to fill: the process's reused one for a blocking or nonblocking call (no
 // allocation once warm; MPI calls are serialized and a task never issues a call; a
 // nonblocking call that cannot complete at issue moves it into its request), else the
 // new persistent request's own.
 Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
-  static Plan g_process_plan;
-  Plan* p = &g_process_plan;
-  if (t.mode == Mode::persistent) {
-    t.r = coll::new_request();
-    p = &t.r->plan;
-  }
+  Plan* p = t.mode == Mode::persistent ? persistent_plan(t) : &g_process_plan;
   p->kind = kind;
   p->comm = c;
   p->call = call;
@@ -163,8 +171,7 @@ Plan& fresh(PlanKind kind, CommObj* c, const char* call, Tail& t) {
   // every entry the call reads, and an entry they leave stale belongs to a plan whose
   // check failed, which runs without data (hold_types() reads only the entries the
   // call uses, and none of a failed plan: a recycled request's may name freed types).
-  if (p->send.size() != n) p->send.resize(n);
-  if (p->recv.size() != n) p->recv.resize(n);
+  if (p->send.size() != n || p->recv.size() != n) [[unlikely]] size_pieces(*p, n);
   p->root = 0;
   p->in_place = false;
   p->sbuf = nullptr;
