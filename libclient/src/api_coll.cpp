@@ -112,7 +112,9 @@ bool tail_ok(CommObj* c, const char* call, const Tail& t, int& rc);
 // persistent forms; nullptr (rc set) if one is invalid.
 CommObj* comm_of(MPI_Comm comm, const char* call, const Tail& t, int& rc) {
   CommObj* c = initialized_comm_arg(comm, call, rc);
-  if (c == nullptr || t.mode == Mode::blocking) [[likely]] return c;
+  if (c == nullptr || t.mode == Mode::blocking || (t.mode == Mode::nonblocking && t.request != nullptr)) [[likely]] {
+    return c;
+  }
   return tail_ok(c, call, t, rc) ? c : nullptr;
 }
 

@@ -25,6 +25,7 @@ Next next_call(const Plan& p, std::uint32_t seq) {
 // it), or -1.
 int first_not_done(const Next& x) {
   const std::uint32_t need = x.seq - layout::kCallSlots;
+  if (reached(x.c->seen_done_min, need)) return -1;  // reserve()'s bound of them all
   const std::vector<std::uint32_t>& seen = x.c->seen_done;
   const bool known = seen.size() == static_cast<std::size_t>(x.c->size);
   for (int r = 0; r < x.c->size; ++r) {
