@@ -70,7 +70,6 @@ PredefinedTable make_predefined() {
   return t;
 }
 
-
 void destroy(Datatype* t) {
   --g_live;
   for (Datatype* c : t->children) release_internal(c);
@@ -83,7 +82,8 @@ void destroy(Datatype* t) {
 PredefinedTable g_predefined = make_predefined();
 
 Datatype* lookup_other(MPI_Datatype h) {
-  if (is_predefined_value(h)) return nullptr;  // MPI_DATATYPE_NULL, or unassigned
+  // MPI_DATATYPE_NULL, or an unassigned value of the reserved range.
+  if (h == MPI_DATATYPE_NULL || is_predefined_value(h)) return nullptr;
   // A collective in a loop looks the same derived handle up every call: a thread's last
   // answer stands until some handle is released (g_releases moves under the mutex
   // first), without the registry's mutex. Using the type after the lookup is as safe

@@ -116,9 +116,8 @@ struct Datatype {
 };
 
 // ---- handles ---------------------------------------------------------------------
-// The predefined types, by handle value - kFirstPredefinedType (nullptr: unassigned).
-// Filled by a dynamic initializer: not const, which would let the compiler fold reads of
-// it in other translation units (an LTO build read nullptr everywhere).
+// The predefined types, by handle value - kFirstPredefinedType (nullptr: unassigned);
+// filled by datatype.cpp's dynamic initializer.
 extern std::array<Datatype*, kLastPredefinedType - kFirstPredefinedType + 1> g_predefined;
 // lookup() of a handle that is not in the predefined types' range.
 Datatype* lookup_other(MPI_Datatype h);
