@@ -269,6 +269,13 @@ int issue_nonblocking(Plan& p, Tail& t) {
   return register_started(*r, t);
 }
 
+// Piece r's address, base + displ extents, in integer arithmetic: base may be
+// MPI_BOTTOM (NULL) with absolute displacements; the checks judge the piece's own address.
+inline std::byte* piece_at(const void* base, MPI_Count displ, MPI_Count ext) {
+  return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(base) +
+                                      static_cast<std::uintptr_t>(displ) * static_cast<std::uintptr_t>(ext));
+}
+
 template <class C, class D>
 void fill_v(Check& ck, const void* base, const C* counts, const D* displs, MPI_Datatype dt, int n, const char* what,
             std::vector<Buf>& out) {
@@ -280,23 +287,18 @@ void fill_v(Check& ck, const void* base, const C* counts, const D* displs, MPI_D
     const MPI_Count ext = t->extent();
     for (int r = 0; r < n && ck.ok(); ++r) {
       const auto count = static_cast<MPI_Count>(counts[r]);
-      const auto at = reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(base) +
-                                                   static_cast<std::uintptr_t>(static_cast<MPI_Count>(displs[r])) *
-                                                       static_cast<std::uintptr_t>(ext));
+      std::byte* const at = piece_at(base, static_cast<MPI_Count>(displs[r]), ext);
       if (count < 0) return ck.buf(at, count, dt, what, out[static_cast<std::size_t>(r)]);
       ck.not_null(at, count, t, what);
       out[static_cast<std::size_t>(r)] = Buf{at, count, t, f};
     }
     return;
   }
+  // The type failed its checks (or an earlier check failed): ck.buf reports it.
+  const MPI_Count ext = t != nullptr ? t->extent() : 0;
   for (int r = 0; r < n && ck.ok(); ++r) {
-    // Integer arithmetic: base may be MPI_BOTTOM (NULL) with absolute displacements;
-    // ck.buf then judges the piece's own address.
-    const MPI_Count ext = t != nullptr ? t->extent() : 0;
-    const auto at = reinterpret_cast<const void*>(reinterpret_cast<std::uintptr_t>(base) +
-                                                  static_cast<std::uintptr_t>(static_cast<MPI_Count>(displs[r])) *
-                                                      static_cast<std::uintptr_t>(ext));
-    ck.buf(at, static_cast<MPI_Count>(counts[r]), dt, what, out[static_cast<std::size_t>(r)]);
+    ck.buf(piece_at(base, static_cast<MPI_Count>(displs[r]), ext), static_cast<MPI_Count>(counts[r]), dt, what,
+           out[static_cast<std::size_t>(r)]);
   }
 }
 

@@ -357,7 +357,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
     }
   }
-  // A split run (part) is always staged (ready.cpp posts_first).
+  // A split run (part != Part::whole) is always staged (ready.cpp posts_first): the
+  // large path below runs whole.
   Call k = begin(c, ck);
   k.lazy_done = true;
   k.may_read = &may_read_input;
@@ -381,8 +382,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   if (p.has_result && p.res_n > 0) {
     res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
   }
-  const bool staged = static_cast<std::uint64_t>(in_span) <= kStageMax;
-  if (staged) {
+  if (static_cast<std::uint64_t>(in_span) <= kStageMax) {
     const int rc = reduce_staged(k, op, g, p, in_img, res_img, in_span, in_place, part, why);
     if (rc == MPI_SUCCESS && !direct && p.has_result && p.res_n > 0) {
       image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
@@ -397,7 +397,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   // copies about 2 (n-1)/n of the vector, where the root below folds all of it, and
   // each of the others copies it twice. The same choice on every member (size and
   // count only); docs/collectives.md "Reductions".
-  const bool split = kind == ReduceKind::allreduce && !staged && k.n > 1 && split_fits(g, blocks);
+  const bool split = kind == ReduceKind::allreduce && k.n > 1 && split_fits(g, blocks);
   // This member's block (reduce_scatter, split allreduce): elements of the input, and
   // where its result lands in res_img.
   const MPI_Count blk_first = split ? blocks.first(k.me) : p.res_first;
@@ -405,7 +405,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   std::byte* const blk_img = split ? res_img + g.at(blk_first) : res_img;
   // Oversubscribed, a large allreduce is a chain when its last member's ring is free
   // (chain.hpp; else the split below, on every member: the last one says which).
-  if (kind == ReduceKind::allreduce && part == Part::whole && chain_fits(g, count, k.n, direct)) {
+  if (kind == ReduceKind::allreduce && chain_fits(g, count, k.n, direct)) {
     const int rc = chain_allreduce(k, op, g, in_img, recv_img, count, why);
     if (rc != kNotChained) return rc;
   }
@@ -413,11 +413,11 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   // input, the others send theirs; allreduce: the root then streams the result to all
   // (or, its ring busy, exposes it: the others read it after its `done`). Measured
   // against the slices below: docs/collectives.md "Reductions".
-  const bool to_root = (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) && !staged && !split;
+  const bool to_root = (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) && !split;
   const bool shares = to_root && kind == ReduceKind::allreduce;  // the root's result goes to all
   if (to_root) k.may_read = &to_root_reads;
 
-  if (to_root && part != Part::after_post) {
+  if (to_root) {
     const auto span = static_cast<std::uint64_t>(in_span);
     d.status = 0;
     d.bytes = span;
@@ -444,8 +444,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       contribute_image(k, in_img, in_span, false);
       post(k);
     }
-  } else if (part != Part::after_post && (kind == ReduceKind::reduce_scatter || split) && !staged &&
-             stream_blocks(k, g, blocks, in_img, in_place, split)) {
+  } else if ((kind == ReduceKind::reduce_scatter || split) && stream_blocks(k, g, blocks, in_img, in_place, split)) {
     post(k);
     // Every member streams and reads: the blocks fit the ring (stream_blocks), so the
     // pump never waits for room. (A split allreduce's piece `me` is its result, later.)
@@ -456,14 +455,12 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       return part;
     });
     if (!pumped) return aborted(why);
-  } else if (part != Part::after_post) {
+  } else {
     // In place, the input is overwritten by results while others may read it.
     contribute_image(k, in_img, in_span, in_place);
-    if (!staged) in_img = reinterpret_cast<const std::byte*>(d.addr);
+    in_img = reinterpret_cast<const std::byte*>(d.addr);
     d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
     post(k);
-    // Staged (posts_first): all it waits for now are the posts of p.lo..p.hi.
-    if (part == Part::bounded && !posts_arrive(k, p.lo, p.hi)) return kPostedOnly;
   }
 
   bool ok = true;
@@ -477,7 +474,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   auto input = [&](int lo) {
     return [&, lo](int i) {
       const int r = lo + i;
-      if (r == k.me && !staged) return FoldIn{r, {}, in_img};
+      if (r == k.me) return FoldIn{r, {}, in_img};
       const layout::CallDesc& rd = desc(k, r);
       if ((kind == ReduceKind::reduce_scatter || split) && (rd.status & layout::kDescStreamed) != 0) {
         // r streamed each member its block: ours, read at offsets of the whole image.
@@ -526,21 +523,13 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     // The root folded whatever it had: a member with invalid arguments fails the call
     // here too.
     for (int r = 0; r < k.n; ++r) ready(r);
-  } else if (staged || to_root) {
+  } else if (to_root) {
     if (shares && k.streaming) {
       res_src = res_img;
       res_chunk = k.stream_first;
       res_bytes = static_cast<std::uint64_t>(in_span);
     }
     if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
-      // Staged inputs beyond the descriptor line sit in each member's slot: ask for
-      // their first lines now, so that those misses overlap the descriptors' instead of
-      // following them (in a stream the members posted long ago).
-      if (staged && static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
-        for (int r = p.lo; r <= p.hi; ++r) {
-          if (r != k.me) __builtin_prefetch(k.b->stage(r, k.slot));
-        }
-      }
       bool all = true;
       for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
       auto after = [&](MPI_Count e) { return pump_folded(e, p.res_n); };
