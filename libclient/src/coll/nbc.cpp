@@ -153,11 +153,16 @@ Start start_mode(const Plan& p) {
   if (!first_in_line(p)) return Start::task;
   const bool slot = own_slot_free(p);
   if (slot && (p.kind == PlanKind::reduce || p.kind == PlanKind::barrier) && posts_first(p)) return Start::posting;
+  // A reader's root may be moments away (members that each have a core arrive
+  // together): its poll comes first (it returns at once if the root has posted), so
+  // that readiness is judged once, on the root's post.
+  if (reads_first(p)) {
+    if (!slot) return runs_through(p) ? Start::at_issue : Start::task;
+    return root_post_arrives(p) && runs_through(p) ? Start::at_issue : Start::deferred;
+  }
   if (runs_through(p)) return Start::at_issue;
   if (!slot) return Start::task;
-  // A reader's root may be moments away (members that each have a core arrive
-  // together); a slot is freed by `done`s that are published in batches (engine.cpp).
-  if (reads_first(p)) return root_post_arrives(p) && runs_through(p) ? Start::at_issue : Start::deferred;
+  // A slot is freed by `done`s that are published in batches (engine.cpp).
   return reserve_first(p) ? Start::deferred : Start::task;
 }
 
