@@ -271,9 +271,12 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
   bool ok = true;
   if (!reserve(k)) return aborted(why);
   if (k.me != root) {
-    // A large contribution is streamed; if our ring is busy (nonblocking calls), it
-    // goes straight into the root's buffer when the root offers its address
-    // (process_vm_writev, while the root copies its own block).
+    // A large contribution goes straight into the root's buffer when the root offers
+    // its address (process_vm_writev, while the root copies its own block) and we are
+    // one of several senders: streamed, the root would drain every sender's ring on
+    // its one core, where each sender's write runs on its own (docs/collectives.md
+    // "Gather from several senders"). Of two members, or without an offer, it is
+    // streamed; if our ring is busy (nonblocking calls), it is written or exposed.
     const auto bytes = static_cast<std::uint64_t>(send.bytes());
     const layout::PieceDesc* offer = nullptr;
     bool stream = false;
@@ -282,8 +285,8 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
       const layout::PieceDesc& p = pieces(k, root)[k.me];
       const layout::CallDesc& rd = desc(k, root);
       const bool table = (rd.status & (layout::kDescInvalid | layout::kDescUniform)) == 0;
-      stream = (rd.status & layout::kDescInvalid) == 0 && can_stream(k);
       if (table && p.addr != 0 && bytes <= p.bytes) offer = &p;
+      stream = (rd.status & layout::kDescInvalid) == 0 && (k.n == 2 || offer == nullptr) && can_stream(k);
     }
     // Split (stream.hpp kSplitMin): the head straight into the root's buffer while the
     // root copies its own block, then the rest streamed.
