@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "coll/numa_groups.hpp"
+#include "coll/path_choice.hpp"
 
 namespace shmpi::client {
 
@@ -67,6 +68,7 @@ struct CommObj {
   bool stream_busy = false;
   std::vector<std::uint8_t> stream_readers;
   std::vector<std::uint8_t> ring_mapped;  // members whose ring our mapping has populated
+  coll::PathStats paths;  // stream or single copy, by measured call time (coll/path_choice.hpp)
   coll::NumaGroups numa;              // members by NUMA node (coll/numa_groups.hpp)
   bool predefined = false;
 };

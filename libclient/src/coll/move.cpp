@@ -56,7 +56,10 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
 // `split`: a streamed piece that may be split (stream.hpp kSplitMin) exposes its head
 // (addr, stage_off = head bytes) and streams the rest, if the rest fits the ring (a
 // pump that waited for room would wait for a reader still reading the head).
-void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::uint64_t stream_max, bool split) {
+// `path` (a scatter root): at the first piece too large to stage, the call picks
+// streams or single copies for all of them (path_choice.hpp); null: streams.
+void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::uint64_t stream_max, bool split,
+                       PathPick* path = nullptr) {
   if (k.n > 1 && contribute_uniform(k, send, skip)) return;
   layout::PieceDesc* t = my_pieces(k);
   std::byte* stage = my_stage(k);
@@ -71,7 +74,13 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::u
     if (bytes <= kStageMax && off + bytes <= layout::kStageSlot) {
       p.stage_off = off;
       off += (bytes + 63) / 64 * 64;
-    } else if (streamed + stream_chunks(bytes) * layout::kStreamChunk <= stream_max && can_stream(k)) {
+      continue;
+    }
+    if (path != nullptr && !path->timed && path->bytes == 0) {
+      *path = pick_path(k.comm->paths, PathKind::scatter, bytes, nonblocking_call());
+      if (!path->stream) stream_max = 0;
+    }
+    if (streamed + stream_chunks(bytes) * layout::kStreamChunk <= stream_max && can_stream(k)) {
       const bool halves = split && !snapshot && send[j].contiguous() && bytes >= kSplitMin &&
                           stream_chunks(bytes - split_head(bytes)) <= layout::kStreamChunks;
       const std::uint64_t head = halves ? split_head(bytes) : 0;
@@ -167,15 +176,21 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   };
   bool ok = true;
   layout::CallDesc& d = my_desc(k);
+  PathPick path;  // the root's, for a large message
   if (k.me == root) {
     if (!reserve(k)) return aborted(why);
-    if (room > kStageMax && k.n > 1 && can_stream(k)) {
+    if (room > kStageMax && k.n > 1) {
+      path = pick_path(c->paths, PathKind::bcast, room, nonblocking_call());
+      if (path.stream && !can_stream(k)) path = PathPick{false, false};  // ring busy: exposed, untimed
+    }
+    if (path.stream && path.bytes > 0) {
       // Streamed: every reader drains the same chunks (stream.hpp).
       const std::uint32_t first = stream_whole(k, room);
       post(k);
       ok = pump(k, 1, [&](int) { return StreamPart{&buf, nullptr, room, first, -1}; });
       if (!ok) return aborted(why);
       ok = finish(k);
+      path_done(c->paths, path);
       return result(k, ok, why);
     }
     contribute(k, buf);
@@ -226,6 +241,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
     }
   }
   ok = finish(k) && ok;
+  path_done(c->paths, path);
   return result(k, ok, why);
 }
 
@@ -234,10 +250,13 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   k.lazy_done = true;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;
+  PathPick path;  // the root's, for its large pieces
   if (k.me == root) {
     if (!reserve(k)) return aborted(why);
     my_desc(k).status = 0;
-    contribute_pieces(k, send, root, false, UINT64_MAX, k.n == 2);
+    contribute_pieces(k, send, root, false, UINT64_MAX, k.n == 2, &path);
+    // Picked streams, found the ring busy: not a stream's time.
+    if (path.stream && !k.streaming) path.timed = false;
     post(k);
     // The streamed pieces first: their readers copy while we copy our own block.
     if (!pump_pieces(k, send)) return aborted(why);
@@ -257,6 +276,7 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
     }
   }
   ok = finish(k) && ok;
+  path_done(c->paths, path);
   return result(k, ok, why);
 }
 
