@@ -56,8 +56,9 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
 // `split`: a streamed piece that may be split (stream.hpp kSplitMin) exposes its head
 // (addr, stage_off = head bytes) and streams the rest, if the rest fits the ring (a
 // pump that waited for room would wait for a reader still reading the head).
-// `path` (a scatter root): at the first piece too large to stage, the call picks
-// streams or single copies for all of them (path_choice.hpp); null: streams.
+// `path` (a scatter root, an alltoall member; its kind set): at the first piece too
+// large to stage, the call picks streams or single copies for all of them
+// (path_choice.hpp); null: streams.
 void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::uint64_t stream_max, bool split,
                        PathPick* path = nullptr) {
   if (k.n > 1 && contribute_uniform(k, send, skip)) return;
@@ -77,7 +78,7 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::u
       continue;
     }
     if (path != nullptr && !path->timed && path->bytes == 0) {
-      *path = pick_path(k.comm->paths, PathKind::scatter, bytes, nonblocking_call());
+      *path = pick_path(k.comm->paths, path->kind, bytes, nonblocking_call());
       if (!path->stream) stream_max = 0;
     }
     if (streamed + stream_chunks(bytes) * layout::kStreamChunk <= stream_max && can_stream(k)) {
@@ -251,6 +252,7 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;
   PathPick path;  // the root's, for its large pieces
+  path.kind = PathKind::scatter;
   if (k.me == root) {
     if (!reserve(k)) return aborted(why);
     my_desc(k).status = 0;
@@ -425,15 +427,23 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   // ring (nobody waits for room). A blocking call that is not in place streams every
   // large piece and pumps while it reads (exchange.hpp); every member of a blocking
   // call reads that way, so that no writer waits on a reader that waits for it.
+  // Large pieces: streamed or exposed as this member's measured calls say (every member
+  // reads all the others and waits for its readers, so its call is the collective's).
   const Buf* out = in_place ? recv : send;
   const bool interleaved = !nonblocking_call();
-  contribute_pieces(k, out, k.me, in_place, interleaved && !in_place ? UINT64_MAX : layout::kStreamRing, false);
+  PathPick path;
+  path.kind = PathKind::alltoall;
+  contribute_pieces(k, out, k.me, in_place, interleaved && !in_place ? UINT64_MAX : layout::kStreamRing, false,
+                    &path);
+  if (path.stream && !k.streaming) path.timed = false;
   post(k);
   if (interleaved) {
     if (in_place && !pump_pieces(k, out)) return aborted(why);
     const bool ok = exchange(k, in_place ? nullptr : out, recv);
     if (!job_aborted() && !in_place) local_copy(k, send[k.me], recv[k.me]);
-    return result(k, finish(k) && ok, why);
+    const bool finished = finish(k);
+    path_done(c->paths, path);
+    return result(k, finished && ok, why);
   }
   if (!pump_pieces(k, out)) return aborted(why);
   bool ok = true;

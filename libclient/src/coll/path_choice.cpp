@@ -32,6 +32,12 @@ PathStats::Cell& cell(PathStats& s, PathKind kind, std::uint64_t bytes) {
   return s.cells[static_cast<int>(kind)][size_class(bytes)];
 }
 
+// Path i's estimate: the best of its last warm calls (of those timed so far).
+float estimate(const PathStats::Cell& c, int i) {
+  const int n = static_cast<int>(std::min<std::uint32_t>(c.warm[i], kPathWindow));
+  return *std::min_element(c.recent_us[i], c.recent_us[i] + n);
+}
+
 std::uint64_t now_ns() {
   timespec t{};
   clock_gettime(CLOCK_MONOTONIC, &t);  // vDSO: no system call
@@ -46,16 +52,29 @@ PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes, bool nonblo
   PathPick p;
   p.kind = kind;
   p.bytes = bytes;
-  if (c.samples[0] < 2 || c.samples[1] < 2) {
-    p.stream = c.samples[0] <= c.samples[1];  // each path timed twice first, streams first
+  const bool learnt = c.warm[0] >= 2 && c.warm[1] >= 2;
+  const float est[2] = {learnt ? estimate(c, 0) : 0.0F, learnt ? estimate(c, 1) : 0.0F};
+  const bool best = !learnt || est[0] <= est[1];  // stream?
+  if (nonblocking) {
+    p.stream = best;  // untimed: its time would include the caller's
+    return p;
+  }
+  if (!learnt) {
+    p.stream = (c.calls++ / 2) % 2 == 0;  // pairs: stream, stream, copy, copy, ...
+  } else if (c.burst > 0) {
+    --c.burst;
+    p.stream = !best;
   } else {
-    p.stream = c.mean_us[0] <= c.mean_us[1];
-    if (!nonblocking && ++c.calls % kExploreEvery == 0) p.stream = !p.stream;  // the other one, now and then
+    const float ratio = best ? est[1] / est[0] : est[0] / est[1];
+    const std::uint32_t every = ratio > 2.0F ? 4 * kExploreEvery : kExploreEvery;
+    p.stream = best;
+    if (++c.calls % every == 0) {
+      p.stream = !best;
+      c.burst = 1;
+    }
   }
-  if (!nonblocking) {
-    p.timed = true;
-    p.t0_ns = now_ns();
-  }
+  p.timed = true;
+  p.t0_ns = now_ns();
   return p;
 }
 
@@ -63,16 +82,12 @@ void path_done(PathStats& s, const PathPick& p) {
   if (!p.timed) return;
   PathStats::Cell& c = cell(s, p.kind, p.bytes);
   const int i = p.stream ? 0 : 1;
+  const bool warm = c.last == i;
+  c.last = static_cast<std::int8_t>(i);
+  if (!warm) return;
   const auto us = static_cast<float>(static_cast<double>(now_ns() - p.t0_ns) / 1000.0);
-  // The better of the first two calls (a path's first call maps and faults pages), then
-  // a running mean weighted 1/4 on the newest call.
-  float& m = c.mean_us[i];
-  if (c.samples[i] < 2) {
-    m = c.samples[i] == 0 ? us : std::min(m, us);
-  } else {
-    m += (us - m) / 4.0F;
-  }
-  ++c.samples[i];
+  c.recent_us[i][c.warm[i] % kPathWindow] = us;
+  ++c.warm[i];
 }
 
 }  // namespace shmpi::client::coll

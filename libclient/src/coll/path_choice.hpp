@@ -1,37 +1,48 @@
 // Streams or a single copy, chosen from the calls' own measured times.
 //
-// A large contribution of a bcast or scatter root (its message, its pieces) can go
-// through its ring
-// (stream.hpp: a memcpy on each side, in parallel) or be copied once by the other side
-// with process_vm_readv/writev. Which is faster depends on the machine's state and on
-// the data, not on the call alone (docs/collectives.md "Streams or a single copy"): in
-// the VM's fast state the ring won by 10-45 %, in its slow memory state the single copy
-// by up to 3x, and a single copy keeps the unchanged lines of a message valid in the
-// reader's cache. The root alone decides (its readers follow its descriptor), so
+// A large contribution of a bcast or scatter root (its message, its pieces) or of an
+// alltoall member (its pieces) can go through the writer's ring (stream.hpp: a memcpy
+// on each side, in parallel) or be copied once by the other side with
+// process_vm_readv/writev. Which is faster depends on the machine's state and on the
+// data, not on the call alone (docs/collectives.md "Streams or a single copy"): in the
+// VM's fast state the ring won by 10-45 %, in its slow memory state the single copy by
+// up to 3x, and a single copy keeps the unchanged lines of a message valid in the
+// reader's cache. The writer alone decides (its readers follow its descriptor), so
 // members need not agree, and its call is the whole collective's (it waits for its
-// readers' `done` either way): each blocking call of a kind and size class times itself
-// from its choice to its finish(), and the next takes the path with the lower running
-// mean, trying the other one every kExploreEvery calls. (A gather's senders cannot
-// judge: the root's drain is the cost, and it is not theirs; move.cpp gather.) Nonblocking calls (their time
-// includes the caller's) take the current choice without timing themselves.
-// SHMPI_COLL_PATH=stream|copy fixes the choice (tests, benchmarks).
+// readers' `done` either way, and an alltoall member reads everyone).
+//
+// Each blocking call of a kind and size class times itself from its choice to its
+// finish(). Only warm calls count, those right after a call of the same path (one
+// after the other path finds caches and pages as that one left them): the first eight
+// calls go in pairs (stream, stream, copy, copy, twice); then each takes the path whose
+// best of its last kPathWindow warm calls is lower (noise only ever adds time, so the
+// best of a few is steadier than a mean), and every kExploreEvery calls (4x as rarely
+// when the other path was more than twice as slow) two calls try the other one.
+// Nonblocking calls (their time includes the caller's) take the current choice
+// untimed. A gather's senders cannot judge this way: the cost of their streams is the
+// root's drain, not theirs (move.cpp gather). SHMPI_COLL_PATH=stream|copy fixes the
+// choice (tests, benchmarks).
 #pragma once
 
 #include <cstdint>
 
 namespace shmpi::client::coll {
 
-enum class PathKind : std::uint8_t { bcast, scatter };
-inline constexpr int kPathKinds = 2;
+enum class PathKind : std::uint8_t { bcast, scatter, alltoall };
+inline constexpr int kPathKinds = 3;
 // Size classes: log2 of the bytes from 15 (kStageMax) up; larger sizes share the last.
 inline constexpr int kPathClasses = 12;
 inline constexpr std::uint32_t kExploreEvery = 32;
 
+inline constexpr int kPathWindow = 4;  // warm calls per path that its estimate is the best of
+
 struct PathStats {
   struct Cell {
-    float mean_us[2] = {0.0F, 0.0F};  // [0] stream, [1] single copy
-    std::uint32_t samples[2] = {0, 0};
+    float recent_us[2][kPathWindow] = {};  // [0] stream, [1] single copy: the last warm calls
+    std::uint32_t warm[2] = {0, 0};        // warm calls timed (a call right after one of the same path)
     std::uint32_t calls = 0;
+    std::int8_t last = -1;    // the path of the last timed call
+    std::uint8_t burst = 0;   // calls left of the other path (exploring)
   };
   Cell cells[kPathKinds][kPathClasses];
 };
@@ -47,7 +58,7 @@ struct PathPick {
 };
 // The path for `bytes` (the size class's choice), timed unless `nonblocking`.
 PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes, bool nonblocking);
-// A timed call finished: its time goes into its path's running mean (no-op untimed).
+// A timed call finished: a warm call's time joins its path's recent ones (no-op untimed).
 void path_done(PathStats& s, const PathPick& p);
 
 }  // namespace shmpi::client::coll
