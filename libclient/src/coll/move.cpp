@@ -78,7 +78,7 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::u
       continue;
     }
     if (path != nullptr && !path->timed && path->bytes == 0) {
-      *path = pick_path(k.comm->paths, path->kind, bytes, nonblocking_call());
+      *path = pick_path(k.comm->paths, path->kind, bytes);
       if (!path->stream) stream_max = 0;
     }
     if (streamed + stream_chunks(bytes) * layout::kStreamChunk <= stream_max && can_stream(k)) {
@@ -181,7 +181,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   if (k.me == root) {
     if (!reserve(k)) return aborted(why);
     if (room > kStageMax && k.n > 1) {
-      path = pick_path(c->paths, PathKind::bcast, room, nonblocking_call());
+      path = pick_path(c->paths, PathKind::bcast, room);
       if (path.stream && !can_stream(k)) path = PathPick{false, false};  // ring busy: exposed, untimed
     }
     if (path.stream && path.bytes > 0) {

@@ -46,7 +46,7 @@ std::uint64_t now_ns() {
 
 }  // namespace
 
-PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes, bool nonblocking) {
+PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes) {
   if (const Forced f = forced(); f != Forced::none) return PathPick{f == Forced::stream, false, kind, bytes, 0};
   PathStats::Cell& c = cell(s, kind, bytes);
   PathPick p;
@@ -55,10 +55,6 @@ PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes, bool nonblo
   const bool learnt = c.warm[0] >= 2 && c.warm[1] >= 2;
   const float est[2] = {learnt ? estimate(c, 0) : 0.0F, learnt ? estimate(c, 1) : 0.0F};
   const bool best = !learnt || est[0] <= est[1];  // stream?
-  if (nonblocking) {
-    p.stream = best;  // untimed: its time would include the caller's
-    return p;
-  }
   if (!learnt) {
     p.stream = (c.calls++ / 2) % 2 == 0;  // pairs: stream, stream, copy, copy, ...
   } else if (c.burst > 0) {

@@ -18,8 +18,11 @@
 // best of its last kPathWindow warm calls is lower (noise only ever adds time, so the
 // best of a few is steadier than a mean), and every kExploreEvery calls (4x as rarely
 // when the other path was more than twice as slow) two calls try the other one.
-// Nonblocking calls (their time includes the caller's) take the current choice
-// untimed. A gather's senders cannot judge this way: the cost of their streams is the
+// Nonblocking calls are timed too, from their start to their end: a program that
+// computes before it completes them makes their times too long, which the best of four
+// mostly passes over (and both paths alike); untimed, a program that only ever starts
+// them would never learn (a blocking call of the same size took the single copy while
+// the nonblocking one kept streaming, 2-3x slower). A gather's senders cannot judge this way: the cost of their streams is the
 // root's drain, not theirs (move.cpp gather). SHMPI_COLL_PATH=stream|copy fixes the
 // choice (tests, benchmarks).
 #pragma once
@@ -56,8 +59,8 @@ struct PathPick {
   std::uint64_t bytes = 0;
   std::uint64_t t0_ns = 0;
 };
-// The path for `bytes` (the size class's choice), timed unless `nonblocking`.
-PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes, bool nonblocking);
+// The path for `bytes` (the size class's choice); the call is timed.
+PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes);
 // A timed call finished: a warm call's time joins its path's recent ones (no-op untimed).
 void path_done(PathStats& s, const PathPick& p);
 
