@@ -458,6 +458,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   }
   if (!in_place) local_copy(k, send[k.me], recv[k.me]);
   ok = finish(k) && ok;
+  path_done(c->paths, path);
   return result(k, ok, why);
 }
 
