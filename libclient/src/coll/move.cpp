@@ -101,6 +101,8 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::u
       k.exposed = true;
     }
   }
+  // Picked streams but found the ring busy: the call's time is not a stream's.
+  if (path != nullptr && path->stream && !k.streaming) path->timed = false;
   std::byte* s = scratch_bytes > 0 ? scratch(k.comm, 0, scratch_bytes) : nullptr;
   for (int j = 0; j < k.n; ++j) {
     layout::PieceDesc& p = t[j];
@@ -180,11 +182,12 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   PathPick path;  // the root's, for a large message
   if (k.me == root) {
     if (!reserve(k)) return aborted(why);
-    if (room > kStageMax && k.n > 1) {
+    const bool large = room > kStageMax && k.n > 1;
+    if (large) {
       path = pick_path(c->paths, PathKind::bcast, room);
       if (path.stream && !can_stream(k)) path = PathPick{false, false};  // ring busy: exposed, untimed
     }
-    if (path.stream && path.bytes > 0) {
+    if (large && path.stream) {
       // Streamed: every reader drains the same chunks (stream.hpp).
       const std::uint32_t first = stream_whole(k, room);
       post(k);
@@ -257,8 +260,6 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
     if (!reserve(k)) return aborted(why);
     my_desc(k).status = 0;
     contribute_pieces(k, send, root, false, UINT64_MAX, k.n == 2, &path);
-    // Picked streams, found the ring busy: not a stream's time.
-    if (path.stream && !k.streaming) path.timed = false;
     post(k);
     // The streamed pieces first: their readers copy while we copy our own block.
     if (!pump_pieces(k, send)) return aborted(why);
@@ -435,7 +436,6 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   path.kind = PathKind::alltoall;
   contribute_pieces(k, out, k.me, in_place, interleaved && !in_place ? UINT64_MAX : layout::kStreamRing, false,
                     &path);
-  if (path.stream && !k.streaming) path.timed = false;
   post(k);
   if (interleaved) {
     if (in_place && !pump_pieces(k, out)) return aborted(why);
