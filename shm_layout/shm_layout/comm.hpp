@@ -32,7 +32,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 10;
+inline constexpr std::uint32_t kCommLayoutVersion = 11;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -107,6 +107,15 @@ inline constexpr std::uint32_t kDescStreamed = 32;
 // With kDescStreamed, on an allreduce: the stream is a chain allreduce's accumulator,
 // which the other members fold into (libclient/src/coll/chain.hpp).
 inline constexpr std::uint32_t kDescChain = 64;
+// A large 2-member reduce with a user op (libclient/src/coll/reduce.cpp "helped"):
+// on the root's descriptor, kDescHelpOk: its input is at addr and its result image at
+// addr2, and the other member may fold a slice of the result into it. On the other
+// member's, kDescHelps: its input is exposed, and if the root allows it folds
+// elements [bytes2, count) into the root's result, then says in value[1] whether that
+// worked (kHelpWritten) before its `done`.
+inline constexpr std::uint32_t kDescHelpOk = 128;
+inline constexpr std::uint32_t kDescHelps = 256;
+inline constexpr std::uint64_t kHelpWritten = 1;
 inline constexpr std::uint64_t kInlineBytes = sizeof(CallDesc::value);
 
 // What a rank is doing, for shmpi-dump (CommRank::waiting_kind).
@@ -119,20 +128,26 @@ struct alignas(kCacheLine) CommRank {
   Flag posted;             // line 0: seq of the last call whose contribution is posted
   Flag done;               // line 1: seq of the last call this rank finished reading
   CallDesc desc[kCallSlots];  // lines 2..33: the contribution of call seq, in desc[seq % kCallSlots]
-  // line 34: progress, read by shmpi-dump only
+  // line 34: progress (read by shmpi-dump only) and the root's path hint
   std::atomic<std::uint64_t> calls;          // collective calls entered (= last seq)
   std::atomic<std::int32_t> waiting_on;      // comm rank waited for, -1 if none
   std::atomic<std::uint32_t> waiting_kind;   // CollKind of the call in progress
   // Every call up to this one has finished here: `done` as it is, where the flag may
   // still lag (batched, coll/engine.cpp publish_done).
   std::atomic<std::uint32_t> finished;
-  std::uint8_t pad[kCacheLine - 20];
+  // Written by this rank alone (relaxed: a hint, any value is correct): bit c set asks
+  // the other member of a large 2-member reduce this rank is the root of, in size class
+  // c, to expose its input for a single copy rather than stream it
+  // (libclient/src/coll/path_choice.hpp). On this line: a writer reads it once per call.
+  std::atomic<std::uint32_t> reduce_copy_classes;
+  std::uint8_t pad[kCacheLine - 24];
   Flag streamed;  // line 35: the chunks this rank has written into its ring (for ever)
 };
 static_assert(sizeof(CommRank) == (4 + kCallSlots) * kCacheLine && alignof(CommRank) == kCacheLine);
 static_assert(offsetof(CommRank, done) == kCacheLine && offsetof(CommRank, desc) == 2 * kCacheLine);
 static_assert(offsetof(CommRank, calls) == (2 + kCallSlots) * kCacheLine);
 static_assert(offsetof(CommRank, finished) == (2 + kCallSlots) * kCacheLine + 16);
+static_assert(offsetof(CommRank, reduce_copy_classes) == (2 + kCallSlots) * kCacheLine + 20);
 static_assert(offsetof(CommRank, streamed) == (3 + kCallSlots) * kCacheLine);
 
 // One piece of a rank's contribution addressed to one destination (scatter, alltoall).

@@ -46,6 +46,13 @@ std::uint64_t now_ns() {
 
 }  // namespace
 
+std::uint32_t path_class_bit(std::uint64_t bytes) { return std::uint32_t{1} << size_class(bytes); }
+
+int forced_stream() {
+  const Forced f = forced();
+  return f == Forced::none ? -1 : f == Forced::stream ? 1 : 0;
+}
+
 PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes) {
   if (const Forced f = forced(); f != Forced::none) return PathPick{f == Forced::stream, false, kind, bytes, 0};
   PathStats::Cell& c = cell(s, kind, bytes);

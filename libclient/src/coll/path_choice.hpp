@@ -1,7 +1,7 @@
 // Streams or a single copy, chosen from the calls' own measured times.
 //
-// A large contribution of a bcast or scatter root (its message, its pieces) or of an
-// alltoall member (its pieces) can go through the writer's ring (stream.hpp: a memcpy
+// A large contribution of a bcast or scatter root (its message, its pieces), of an
+// alltoall member (its pieces) or of a 2-member reduce's member to its root can go through the writer's ring (stream.hpp: a memcpy
 // on each side, in parallel) or be copied once by the other side with
 // process_vm_readv/writev. Which is faster depends on the machine's state and on the
 // data, not on the call alone (docs/collectives.md "Streams or a single copy"): in the
@@ -9,7 +9,8 @@
 // up to 3x, and a single copy keeps the unchanged lines of a message valid in the
 // reader's cache. The writer alone decides (its readers follow its descriptor), so
 // members need not agree, and its call is the whole collective's (it waits for its
-// readers' `done` either way, and an alltoall member reads everyone).
+// readers' `done` either way, and an alltoall member reads everyone); a reduce's root
+// decides for its senders (below).
 //
 // Each blocking call of a kind and size class times itself from its choice to its
 // finish(). Only warm calls count, those right after a call of the same path (one
@@ -22,19 +23,30 @@
 // computes before it completes them makes their times too long, which the best of four
 // mostly passes over (and both paths alike); untimed, a program that only ever starts
 // them would never learn (a blocking call of the same size took the single copy while
-// the nonblocking one kept streaming, 2-3x slower). A gather's senders cannot judge this way: the cost of their streams is the
-// root's drain, not theirs (move.cpp gather). SHMPI_COLL_PATH=stream|copy fixes the
-// choice (tests, benchmarks).
+// the nonblocking one kept streaming, 2-3x slower).
+//
+// A 2-member reduce's (and a gather's) senders cannot judge this way: the cost of their streams
+// is the root's fold (drain), not theirs, and a streaming sender is done long before
+// its root when the ring holds its input. A large reduce's root therefore decides: it
+// picks and times its calls as above and publishes its pick per size class in its
+// CommRank line (reduce_copy_classes), which the other member reads once per call
+// before it streams or exposes its input. A member that posted before the root
+// published follows the root's previous pick, so the root times each call by the path
+// its inputs actually took (untimed if they differ), and the pairs above still give
+// warm calls when that lags a call behind. (The 2-member gather could do the same;
+// not yet measured.) SHMPI_COLL_PATH=stream|copy fixes the choice (tests,
+// benchmarks).
 #pragma once
 
 #include <cstdint>
 
 namespace shmpi::client::coll {
 
-enum class PathKind : std::uint8_t { bcast, scatter, alltoall };
-inline constexpr int kPathKinds = 3;
+enum class PathKind : std::uint8_t { bcast, scatter, alltoall, reduce };
+inline constexpr int kPathKinds = 4;
 // Size classes: log2 of the bytes from 15 (kStageMax) up; larger sizes share the last.
 inline constexpr int kPathClasses = 12;
+static_assert(kPathClasses <= 32, "path_class_bit: one bit of a 32-bit mask per class");
 inline constexpr std::uint32_t kExploreEvery = 32;
 
 inline constexpr int kPathWindow = 4;  // warm calls per path that its estimate is the best of
@@ -63,5 +75,10 @@ struct PathPick {
 PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes);
 // A timed call finished: a warm call's time joins its path's recent ones (no-op untimed).
 void path_done(PathStats& s, const PathPick& p);
+// The bit of `bytes`' size class in a mask of size classes (layout::CommRank::
+// reduce_copy_classes: where a reduce root says which path its inputs should take).
+std::uint32_t path_class_bit(std::uint64_t bytes);
+// SHMPI_COLL_PATH: 1 streams, 0 single copies, -1 not fixed (chosen by time).
+int forced_stream();
 
 }  // namespace shmpi::client::coll

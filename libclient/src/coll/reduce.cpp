@@ -29,6 +29,7 @@
 #include "coll/fiber.hpp"
 #include "coll/image.hpp"
 #include "coll/numa.hpp"
+#include "coll/path_choice.hpp"
 #include "coll/stream.hpp"
 #include "errors.hpp"
 #include "runtime.hpp"
@@ -88,6 +89,11 @@ void contribute_image(Call& k, const std::byte* img, MPI_Count span, bool unstab
 }
 
 namespace {
+
+// The share of a helped reduce's elements (the last ones) that the member who is not
+// the root folds: it copies its part three times (its input, the root's, the result
+// into the root) where the root copies once, so it takes less than half.
+constexpr MPI_Count kHelpShareNum = 3, kHelpShareDen = 8;
 
 struct Plan {
   ReduceKind kind;
@@ -216,6 +222,37 @@ bool share_block(Call& k, const Geometry& g, const Blocks& bl, int j, std::byte*
   }
   return fetch(k, j, Source{nullptr, d.addr2}, static_cast<std::uint64_t>(g.at(first)), dst,
                static_cast<std::size_t>(bytes));
+}
+
+// Whether a large reduce's member should stream its input to `root` (else expose it
+// for the root's single copy): SHMPI_COLL_PATH, else the root's last pick for this size
+// class (its CommRank line; a hint: either path is read correctly).
+bool root_wants_stream(const Call& k, int root, std::uint64_t bytes) {
+  if (const int f = forced_stream(); f >= 0) return f == 1;
+  const std::uint32_t copy = k.b->rank(root).reduce_copy_classes.load(std::memory_order_relaxed);
+  return (copy & path_class_bit(bytes)) == 0;
+}
+
+// Whether a large 2-member reduce's other member, descriptor `d`, folds the last part of
+// the result (it exposed its input and asked to, for a contribution of our size).
+bool helps(const layout::CallDesc& d, MPI_Count span) {
+  return (d.status & (layout::kDescHelps | layout::kDescInvalid)) == layout::kDescHelps &&
+         d.bytes == static_cast<std::uint64_t>(span);
+}
+
+// The path a large reduce's inputs took, as its root saw their posts: streams (true) or
+// single copies. `timed` is cleared where they differ or a member's post was invalid.
+bool inputs_streamed(const Call& k, bool& timed) {
+  int streamed = 0, others = 0;
+  for (int r = 0; r < k.n; ++r) {
+    if (r == k.me) continue;
+    const std::uint32_t st = desc(k, r).status;
+    if ((st & layout::kDescInvalid) != 0) timed = false;
+    streamed += (st & layout::kDescStreamed) != 0 ? 1 : 0;
+    ++others;
+  }
+  if (streamed != 0 && streamed != others) timed = false;
+  return streamed != 0;
 }
 
 Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* counts, int root) {
@@ -417,11 +454,32 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   const bool shares = to_root && kind == ReduceKind::allreduce;  // the root's result goes to all
   if (to_root) k.may_read = &to_root_reads;
 
+  // A large 2-member reduce's root picks streams or single copies for its input and says
+  // so in its CommRank line (path_choice.hpp); the other member follows what it reads
+  // there. (8 ranks on 2 cores: streams measured ahead, and learning cost more than the
+  // choice gained; docs/collectives.md "Reductions".)
+  PathPick root_path;
+  root_path.kind = PathKind::reduce;
+  const bool root_picks = to_root && kind == ReduceKind::reduce && k.n == 2;
+  // Two members, a user function: the member that exposes its input may also fold the
+  // last part of the result into the root's (kDescHelps; the root folds the rest), as
+  // the function's pass costs more than the copy. Elements must not overlap in the image
+  // (true extent <= extent): the two write next to each other.
+  const bool can_help = root_picks && op.kernel == nullptr && g.text <= g.ext;
+  bool helping = false;  // a member: we asked to fold elements [help_first, total)
+  const MPI_Count help_first = p.total - p.total * kHelpShareNum / kHelpShareDen;
   if (to_root) {
     const auto span = static_cast<std::uint64_t>(in_span);
     d.status = 0;
     d.bytes = span;
     d.addr = d.addr2 = 0;
+    if (root_picks && k.me == root) {
+      root_path = pick_path(c->paths, PathKind::reduce, span);
+      std::atomic<std::uint32_t>& hint = k.mine->reduce_copy_classes;
+      const std::uint32_t bit = path_class_bit(span), was = hint.load(std::memory_order_relaxed);
+      const std::uint32_t now = root_path.stream ? was & ~bit : was | bit;
+      if (now != was) hint.store(now, std::memory_order_relaxed);
+    }
     if (k.me == root) {
       // Nobody reads the root's input; in place, the results are folded over it.
       if (in_place) {
@@ -434,14 +492,26 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       } else if (shares) {
         d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
         k.exposed = true;
+      } else if (can_help) {
+        // Not k.exposed: only a member that helps reads or writes here, and we wait for
+        // its `done` alone (below).
+        d.addr = reinterpret_cast<std::uint64_t>(in_img);
+        d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
+        d.status = layout::kDescHelpOk;
       }
       post(k);
-    } else if (can_stream(k)) {
+    } else if (can_stream(k) && (!root_picks || root_wants_stream(k, root, span))) {
       const std::uint32_t first = stream_whole(k, span);
       post(k);
       if (!pump(k, 1, [&](int) { return StreamPart{nullptr, in_img, span, first, root}; })) return aborted(why);
     } else {
       contribute_image(k, in_img, in_span, false);
+      if (can_help) {
+        helping = true;
+        d.status |= layout::kDescHelps;
+        d.bytes2 = static_cast<std::uint64_t>(help_first);
+        d.value[1] = 0;
+      }
       post(k);
     }
   } else if ((kind == ReduceKind::reduce_scatter || split) && stream_blocks(k, g, blocks, in_img, in_place, split)) {
@@ -532,9 +602,42 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
       bool all = true;
       for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
+      // A member that folds the last part of the result (kDescHelps, same bytes): we fold
+      // the rest, then wait for its `done` (it reads our input, writes our result).
+      const int other = 1 - k.me;
+      const bool helped = can_help && all && helps(desc(k, other), in_span);
+      const MPI_Count upto = helped ? std::min<MPI_Count>(static_cast<MPI_Count>(desc(k, other).bytes2), p.res_n) : p.res_n;
       auto after = [&](MPI_Count e) { return pump_folded(e, p.res_n); };
-      if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, p.res_n, res_img, after);
+      if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, upto, res_img, after);
       for (int r = p.lo; r <= p.hi; ++r) ack_input(r);
+      if (root_path.timed) root_path.stream = inputs_streamed(k, root_path.timed);
+      if (helped) {
+        const bool waited = wait_done(k, other, k.seq);
+        if (waited && desc(k, other).value[1] != static_cast<std::int64_t>(layout::kHelpWritten)) {
+          k.why = "rank " + std::to_string(other) + " could not fold its part of the result";
+          ok = false;
+        }
+        ok = waited && ok;
+      }
+    } else if (helping) {
+      // We exposed our input and offered to fold [help_first, total): if the root allows
+      // it, fold that part from both inputs (its input by process_vm_readv) and write
+      // each finished chunk into its result (process_vm_writev) while it is in cache.
+      ok = ready(root);
+      const layout::CallDesc& rd = desc(k, root);
+      if (ok && (rd.status & layout::kDescHelpOk) != 0 && rd.bytes == static_cast<std::uint64_t>(in_span)) {
+        const MPI_Count n_el = p.total - help_first;
+        std::byte* acc = scratch(c, 2, static_cast<std::size_t>(g.span(n_el)));
+        MPI_Count stored = 0;
+        auto store = [&](MPI_Count e) {
+          const bool w = store_to(k, root, rd.addr2 + static_cast<std::uint64_t>(g.at(help_first + stored)),
+                                  acc + g.at(stored), static_cast<std::size_t>(g.span(e - stored)));
+          stored = e;
+          return w;
+        };
+        ok = fold(k, op, g, input(0), 2, help_first, n_el, acc, store);
+        d.value[1] = ok ? static_cast<std::int64_t>(layout::kHelpWritten) : 0;
+      }
     }
     // Allreduce: the result to every member (also after a failed fold: they wait for it).
     if (!job_aborted() && !pump_result(res_bytes)) return aborted(why);
@@ -573,6 +676,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
   }
   if (!finish(k)) return aborted(why);
+  if (ok) path_done(c->paths, root_path);
   // A failed wait is an abort (MPI_ERR_PROC_ABORTED), else the error recorded.
   if (!ok || k.error != MPI_SUCCESS) return result(k, ok, why);
   if (!direct && p.has_result && p.res_n > 0) image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
