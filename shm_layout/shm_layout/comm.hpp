@@ -116,6 +116,10 @@ inline constexpr std::uint32_t kDescChain = 64;
 inline constexpr std::uint32_t kDescHelpOk = 128;
 inline constexpr std::uint32_t kDescHelps = 256;
 inline constexpr std::uint64_t kHelpWritten = 1;
+// On a 2-member gather root's descriptor: the sender should write its large block into
+// the root's offer (process_vm_writev) rather than stream it; the root chose by measured
+// time (libclient/src/coll/path_choice.hpp).
+inline constexpr std::uint32_t kDescWantsWrite = 512;
 inline constexpr std::uint64_t kInlineBytes = sizeof(CallDesc::value);
 
 // What a rank is doing, for shmpi-dump (CommRank::waiting_kind).

@@ -293,13 +293,15 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;
   if (!reserve(k)) return aborted(why);
+  PathPick path;  // a 2-member root's, for its sender's large block
   if (k.me != root) {
     // A large contribution goes straight into the root's buffer when the root offers
     // its address (process_vm_writev, while the root copies its own block) and we are
     // one of several senders: streamed, the root would drain every sender's ring on
     // its one core, where each sender's write runs on its own (docs/collectives.md
-    // "Gather from several senders"). Of two members, or without an offer, it is
-    // streamed; if our ring is busy (nonblocking calls), it is written or exposed.
+    // "Gather from several senders"). Of two members the root picks by measured time;
+    // without an offer it is streamed; if our ring is busy (nonblocking calls), it is
+    // written or exposed.
     const auto bytes = static_cast<std::uint64_t>(send.bytes());
     const layout::PieceDesc* offer = nullptr;
     bool stream = false;
@@ -309,7 +311,10 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
       const layout::CallDesc& rd = desc(k, root);
       const bool table = (rd.status & (layout::kDescInvalid | layout::kDescUniform)) == 0;
       if (table && p.addr != 0 && bytes <= p.bytes) offer = &p;
-      stream = (rd.status & layout::kDescInvalid) == 0 && (k.n == 2 || offer == nullptr) && can_stream(k);
+      // Of two members, the root chose (path_choice.hpp): streamed unless it asks for the
+      // write (kDescWantsWrite) and offers the block.
+      const bool write = offer != nullptr && (k.n > 2 || (rd.status & layout::kDescWantsWrite) != 0);
+      stream = (rd.status & layout::kDescInvalid) == 0 && !write && can_stream(k);
     }
     // Split (stream.hpp kSplitMin): the head straight into the root's buffer while the
     // root copies its own block, then the rest streamed.
@@ -361,6 +366,12 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     bool any = false;
     for (int r = 0; r < k.n && !any; ++r) any = offered(r);
     d.status = any ? 0 : layout::kDescUniform;
+    // Two members: the sender writes its offered block or streams it, as our measured
+    // calls say (path_choice.hpp); timed to our finish().
+    if (k.n == 2 && any) {
+      path = pick_path(c->paths, PathKind::gather, static_cast<std::uint64_t>(recv[1 - root].bytes()));
+      if (!path.stream) d.status |= layout::kDescWantsWrite;
+    }
     if (any) {
       layout::PieceDesc* t = my_pieces(k);
       for (int r = 0; r < k.n; ++r) {
@@ -380,9 +391,14 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     for (int r = 0; r < k.n && ok; ++r) {
       if (r == root) continue;
       ok = wait_posted(k, r);
-      if (!ok || !peer_ok(k, r)) continue;
+      if (!ok || !peer_ok(k, r)) {
+        path.timed = false;
+        continue;
+      }
       const layout::CallDesc& rd = desc(k, r);
       const bool written = (rd.status & layout::kDescWritten) != 0;
+      // Timed by the path the block took (a busy ring may have changed it).
+      if (path.timed) path.stream = (rd.status & layout::kDescStreamed) != 0;
       if (written && (rd.status & layout::kDescStreamed) != 0) {
         // Split: the head is in our buffer, the rest comes through r's ring.
         ok = drain(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes - rd.bytes2, recv[r], rd.bytes2);
@@ -392,6 +408,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     }
   }
   ok = finish(k) && ok;
+  if (ok) path_done(c->paths, path);
   return result(k, ok, why);
 }
 

@@ -1,16 +1,16 @@
 // Streams or a single copy, chosen from the calls' own measured times.
 //
 // A large contribution of a bcast or scatter root (its message, its pieces), of an
-// alltoall member (its pieces) or of a 2-member reduce's member to its root can go through the writer's ring (stream.hpp: a memcpy
-// on each side, in parallel) or be copied once by the other side with
-// process_vm_readv/writev. Which is faster depends on the machine's state and on the
+// alltoall member (its pieces) or of a 2-member gather's or reduce's sender to its root
+// can go through the writer's ring (stream.hpp: a memcpy on each side, in parallel) or
+// be copied once, by one side, with process_vm_readv/writev. Which is faster depends on the machine's state and on the
 // data, not on the call alone (docs/collectives.md "Streams or a single copy"): in the
 // VM's fast state the ring won by 10-45 %, in its slow memory state the single copy by
 // up to 3x, and a single copy keeps the unchanged lines of a message valid in the
 // reader's cache. The writer alone decides (its readers follow its descriptor), so
 // members need not agree, and its call is the whole collective's (it waits for its
-// readers' `done` either way, and an alltoall member reads everyone); a reduce's root
-// decides for its senders (below).
+// readers' `done` either way, and an alltoall member reads everyone); a 2-member gather's
+// or reduce's root decides for its sender (below).
 //
 // Each blocking call of a kind and size class times itself from its choice to its
 // finish(). Only warm calls count, those right after a call of the same path (one
@@ -33,17 +33,18 @@
 // before it streams or exposes its input. A member that posted before the root
 // published follows the root's previous pick, so the root times each call by the path
 // its inputs actually took (untimed if they differ), and the pairs above still give
-// warm calls when that lags a call behind. (The 2-member gather could do the same;
-// not yet measured.) SHMPI_COLL_PATH=stream|copy fixes the choice (tests,
-// benchmarks).
+// warm calls when that lags a call behind. A 2-member gather's root decides too, and
+// says so in its descriptor (kDescWantsWrite): its sender reads the root's post before
+// it sends a large block anyway (for the root's offer), so the choice never lags.
+// SHMPI_COLL_PATH=stream|copy fixes the choice (tests, benchmarks).
 #pragma once
 
 #include <cstdint>
 
 namespace shmpi::client::coll {
 
-enum class PathKind : std::uint8_t { bcast, scatter, alltoall, reduce };
-inline constexpr int kPathKinds = 4;
+enum class PathKind : std::uint8_t { bcast, scatter, alltoall, reduce, gather };
+inline constexpr int kPathKinds = 5;
 // Size classes: log2 of the bytes from 15 (kStageMax) up; larger sizes share the last.
 inline constexpr int kPathClasses = 12;
 static_assert(kPathClasses <= 32, "path_class_bit: one bit of a 32-bit mask per class");
