@@ -139,11 +139,13 @@ struct alignas(kCacheLine) CommRank {
   // Every call up to this one has finished here: `done` as it is, where the flag may
   // still lag (batched, coll/engine.cpp publish_done).
   std::atomic<std::uint32_t> finished;
-  // Written by this rank alone (relaxed: a hint, any value is correct): bit c set asks
-  // the other member of a large 2-member reduce this rank is the root of, in size class
-  // c, to expose its input for a single copy rather than stream it
-  // (libclient/src/coll/path_choice.hpp). On this line: a writer reads it once per call.
-  std::atomic<std::uint32_t> reduce_copy_classes;
+  // Written by this rank alone (relaxed: a hint, any value is correct): a bit per
+  // collective kind and size class (libclient/src/coll/path_choice.hpp
+  // path_hint_bit) set asks the members whose path this rank decides (the other member
+  // of a 2-member reduce it is the root of; every member of an alltoall of more than
+  // two, for comm rank 0) to expose large contributions for single copies rather than
+  // stream them. On this line: a member reads it once per call.
+  std::atomic<std::uint32_t> copy_classes;
   std::uint8_t pad[kCacheLine - 24];
   Flag streamed;  // line 35: the chunks this rank has written into its ring (for ever)
 };
@@ -151,7 +153,7 @@ static_assert(sizeof(CommRank) == (4 + kCallSlots) * kCacheLine && alignof(CommR
 static_assert(offsetof(CommRank, done) == kCacheLine && offsetof(CommRank, desc) == 2 * kCacheLine);
 static_assert(offsetof(CommRank, calls) == (2 + kCallSlots) * kCacheLine);
 static_assert(offsetof(CommRank, finished) == (2 + kCallSlots) * kCacheLine + 16);
-static_assert(offsetof(CommRank, reduce_copy_classes) == (2 + kCallSlots) * kCacheLine + 20);
+static_assert(offsetof(CommRank, copy_classes) == (2 + kCallSlots) * kCacheLine + 20);
 static_assert(offsetof(CommRank, streamed) == (3 + kCallSlots) * kCacheLine);
 
 // One piece of a rank's contribution addressed to one destination (scatter, alltoall).

@@ -58,7 +58,33 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
 // pump that waited for room would wait for a reader still reading the head).
 // `path` (a scatter root, an alltoall member; its kind set): at the first piece too
 // large to stage, the call picks streams or single copies for all of them
-// (path_choice.hpp); null: streams.
+// (choose_path); null: streams.
+// Streams or single copies for this member's large pieces (path_choice.hpp): its own
+// measured pick, except in an alltoall of more than two members, where comm rank 0
+// picks for all and publishes it in its CommRank line, and the others follow.
+PathPick choose_path(Call& k, PathKind kind, std::uint64_t bytes) {
+  if (kind != PathKind::alltoall || k.n <= 2) return pick_path(k.comm->paths, kind, bytes);
+  if (k.me != 0) return follow_pick(k.b->rank(0).copy_classes, kind, bytes);
+  const PathPick p = pick_path(k.comm->paths, kind, bytes);
+  publish_pick(k.mine->copy_classes, p);
+  return p;
+}
+
+// Whether every other member sent its large piece for us the way `path` went (an
+// alltoall's rank 0 times its pick only then: members that read an older pick, or
+// found their ring busy, took the other path).
+bool others_followed(const Call& k, const PathPick& path) {
+  for (int r = 0; r < k.n; ++r) {
+    if (r == k.me) continue;
+    const layout::CallDesc& d = desc(k, r);
+    if ((d.status & layout::kDescInvalid) != 0) return false;
+    if ((d.status & layout::kDescUniform) != 0) continue;  // all staged
+    const layout::PieceDesc& p = pieces(k, r)[k.me];
+    if (p.bytes > kStageMax && ((p.stream & layout::kPieceStreamed) != 0) != path.stream) return false;
+  }
+  return true;
+}
+
 void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::uint64_t stream_max, bool split,
                        PathPick* path = nullptr) {
   if (k.n > 1 && contribute_uniform(k, send, skip)) return;
@@ -78,7 +104,7 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::u
       continue;
     }
     if (path != nullptr && !path->timed && path->bytes == 0) {
-      *path = pick_path(k.comm->paths, path->kind, bytes);
+      *path = choose_path(k, path->kind, bytes);
       if (!path->stream) stream_max = 0;
     }
     if (streamed + stream_chunks(bytes) * layout::kStreamChunk <= stream_max && can_stream(k)) {
@@ -446,7 +472,9 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   // large piece and pumps while it reads (exchange.hpp); every member of a blocking
   // call reads that way, so that no writer waits on a reader that waits for it.
   // Large pieces: streamed or exposed as this member's measured calls say (every member
-  // reads all the others and waits for its readers, so its call is the collective's).
+  // reads all the others and waits for its readers, so its call is the collective's);
+  // of more than two members, as rank 0's say (choose_path), which times a call only
+  // if every member followed it.
   const Buf* out = in_place ? recv : send;
   const bool interleaved = !nonblocking_call();
   PathPick path;
@@ -458,6 +486,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
     if (in_place && !pump_pieces(k, out)) return aborted(why);
     const bool ok = exchange(k, in_place ? nullptr : out, recv);
     if (!job_aborted() && !in_place) local_copy(k, send[k.me], recv[k.me]);
+    if (path.timed && k.n > 2 && !others_followed(k, path)) path.timed = false;
     const bool finished = finish(k);
     path_done(c->paths, path);
     return result(k, finished && ok, why);
@@ -474,6 +503,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
     }
   }
   if (!in_place) local_copy(k, send[k.me], recv[k.me]);
+  if (path.timed && k.n > 2 && !others_followed(k, path)) path.timed = false;
   ok = finish(k) && ok;
   path_done(c->paths, path);
   return result(k, ok, why);

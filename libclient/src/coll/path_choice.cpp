@@ -46,11 +46,21 @@ std::uint64_t now_ns() {
 
 }  // namespace
 
-std::uint32_t path_class_bit(std::uint64_t bytes) { return std::uint32_t{1} << size_class(bytes); }
+std::uint32_t path_hint_bit(PathKind kind, std::uint64_t bytes) {
+  const int shift = kind == PathKind::alltoall ? 16 : 0;
+  return std::uint32_t{1} << (shift + size_class(bytes));
+}
 
-int forced_stream() {
-  const Forced f = forced();
-  return f == Forced::none ? -1 : f == Forced::stream ? 1 : 0;
+void publish_pick(std::atomic<std::uint32_t>& hint, const PathPick& p) {
+  const std::uint32_t bit = path_hint_bit(p.kind, p.bytes), was = hint.load(std::memory_order_relaxed);
+  const std::uint32_t now = p.stream ? was & ~bit : was | bit;
+  if (now != was) hint.store(now, std::memory_order_relaxed);
+}
+
+PathPick follow_pick(const std::atomic<std::uint32_t>& hint, PathKind kind, std::uint64_t bytes) {
+  if (const Forced f = forced(); f != Forced::none) return PathPick{f == Forced::stream, false, kind, bytes, 0};
+  const bool copy = (hint.load(std::memory_order_relaxed) & path_hint_bit(kind, bytes)) != 0;
+  return PathPick{!copy, false, kind, bytes, 0};
 }
 
 PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes) {

@@ -29,16 +29,21 @@
 // is the root's fold (drain), not theirs, and a streaming sender is done long before
 // its root when the ring holds its input. A large reduce's root therefore decides: it
 // picks and times its calls as above and publishes its pick per size class in its
-// CommRank line (reduce_copy_classes), which the other member reads once per call
+// CommRank line (copy_classes), which the other member reads once per call
 // before it streams or exposes its input. A member that posted before the root
 // published follows the root's previous pick, so the root times each call by the path
 // its inputs actually took (untimed if they differ), and the pairs above still give
 // warm calls when that lags a call behind. A 2-member gather's root decides too, and
 // says so in its descriptor (kDescWantsWrite): its sender reads the root's post before
 // it sends a large block anyway (for the root's offer), so the choice never lags.
+// An alltoall of more than two members is decided like a reduce, by comm rank 0 for
+// all: each member's call waits for all the others, so its own pick moved its time by
+// a fraction that noise hid, and members that picked each for themselves settled near
+// streams where single copies were 20 % faster (8 ranks on 2 cores).
 // SHMPI_COLL_PATH=stream|copy fixes the choice (tests, benchmarks).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace shmpi::client::coll {
@@ -47,7 +52,7 @@ enum class PathKind : std::uint8_t { bcast, scatter, alltoall, reduce, gather };
 inline constexpr int kPathKinds = 5;
 // Size classes: log2 of the bytes from 15 (kStageMax) up; larger sizes share the last.
 inline constexpr int kPathClasses = 12;
-static_assert(kPathClasses <= 32, "path_class_bit: one bit of a 32-bit mask per class");
+static_assert(kPathClasses <= 16, "path_hint_bit: two kinds' classes in a 32-bit mask");
 inline constexpr std::uint32_t kExploreEvery = 32;
 
 inline constexpr int kPathWindow = 4;  // warm calls per path that its estimate is the best of
@@ -76,10 +81,14 @@ struct PathPick {
 PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes);
 // A timed call finished: a warm call's time joins its path's recent ones (no-op untimed).
 void path_done(PathStats& s, const PathPick& p);
-// The bit of `bytes`' size class in a mask of size classes (layout::CommRank::
-// reduce_copy_classes: where a reduce root says which path its inputs should take).
-std::uint32_t path_class_bit(std::uint64_t bytes);
-// SHMPI_COLL_PATH: 1 streams, 0 single copies, -1 not fixed (chosen by time).
-int forced_stream();
+// Where one member decides for others (a 2-member reduce's root, an alltoall's rank
+// 0), it publishes its picks in `hint` (layout::CommRank::copy_classes, its own line):
+// bit path_hint_bit(kind, bytes) set = single copies. Only reduce and alltoall have
+// bits.
+std::uint32_t path_hint_bit(PathKind kind, std::uint64_t bytes);
+void publish_pick(std::atomic<std::uint32_t>& hint, const PathPick& p);
+// A member that follows: the decider's last published pick for `bytes` (or
+// SHMPI_COLL_PATH), untimed.
+PathPick follow_pick(const std::atomic<std::uint32_t>& hint, PathKind kind, std::uint64_t bytes);
 
 }  // namespace shmpi::client::coll

@@ -224,15 +224,6 @@ bool share_block(Call& k, const Geometry& g, const Blocks& bl, int j, std::byte*
                static_cast<std::size_t>(bytes));
 }
 
-// Whether a large reduce's member should stream its input to `root` (else expose it
-// for the root's single copy): SHMPI_COLL_PATH, else the root's last pick for this size
-// class (its CommRank line; a hint: either path is read correctly).
-bool root_wants_stream(const Call& k, int root, std::uint64_t bytes) {
-  if (const int f = forced_stream(); f >= 0) return f == 1;
-  const std::uint32_t copy = k.b->rank(root).reduce_copy_classes.load(std::memory_order_relaxed);
-  return (copy & path_class_bit(bytes)) == 0;
-}
-
 // Whether a large 2-member reduce's other member, descriptor `d`, folds the last part of
 // the result (it exposed its input and asked to, for a contribution of our size).
 bool helps(const layout::CallDesc& d, MPI_Count span) {
@@ -475,10 +466,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     d.addr = d.addr2 = 0;
     if (root_picks && k.me == root) {
       root_path = pick_path(c->paths, PathKind::reduce, span);
-      std::atomic<std::uint32_t>& hint = k.mine->reduce_copy_classes;
-      const std::uint32_t bit = path_class_bit(span), was = hint.load(std::memory_order_relaxed);
-      const std::uint32_t now = root_path.stream ? was & ~bit : was | bit;
-      if (now != was) hint.store(now, std::memory_order_relaxed);
+      publish_pick(k.mine->copy_classes, root_path);
     }
     if (k.me == root) {
       // Nobody reads the root's input; in place, the results are folded over it.
@@ -500,7 +488,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
         d.status = layout::kDescHelpOk;
       }
       post(k);
-    } else if (can_stream(k) && (!root_picks || root_wants_stream(k, root, span))) {
+    } else if (can_stream(k) &&
+               (!root_picks || follow_pick(k.b->rank(root).copy_classes, PathKind::reduce, span).stream)) {
       const std::uint32_t first = stream_whole(k, span);
       post(k);
       if (!pump(k, 1, [&](int) { return StreamPart{nullptr, in_img, span, first, root}; })) return aborted(why);
