@@ -47,18 +47,6 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
   return true;
 }
 
-// The pieces this rank sends, one per destination (skip: a destination whose piece
-// does not travel, e.g. our own). Uniform small pieces: contribute_uniform. Else
-// staged while the slot has room and the piece is small, otherwise streamed while our
-// ring is free and the call's stream stays within `stream_max` bytes of chunks (the
-// caller pumps them after its post: stream.hpp), else exposed: the user's memory when
-// contiguous and stable, else packed into scratch 0; the piece table says which.
-// `split`: a streamed piece that may be split (stream.hpp kSplitMin) exposes its head
-// (addr, stage_off = head bytes) and streams the rest, if the rest fits the ring (a
-// pump that waited for room would wait for a reader still reading the head).
-// `path` (a scatter root, an alltoall member; its kind set): at the first piece too
-// large to stage, the call picks streams or single copies for all of them
-// (choose_path); null: streams.
 // Streams or single copies for this member's large pieces (path_choice.hpp): its own
 // measured pick, except in an alltoall of more than two members, where comm rank 0
 // picks for all and publishes it in its CommRank line, and the others follow.
@@ -85,6 +73,18 @@ bool others_followed(const Call& k, const PathPick& path) {
   return true;
 }
 
+// The pieces this rank sends, one per destination (skip: a destination whose piece
+// does not travel, e.g. our own). Uniform small pieces: contribute_uniform. Else
+// staged while the slot has room and the piece is small, otherwise streamed while our
+// ring is free and the call's stream stays within `stream_max` bytes of chunks (the
+// caller pumps them after its post: stream.hpp), else exposed: the user's memory when
+// contiguous and stable, else packed into scratch 0; the piece table says which.
+// `split`: a streamed piece that may be split (stream.hpp kSplitMin) exposes its head
+// (addr, stage_off = head bytes) and streams the rest, if the rest fits the ring (a
+// pump that waited for room would wait for a reader still reading the head).
+// `path` (a scatter root, an alltoall member; its kind set): at the first piece too
+// large to stage, the call picks streams or single copies for all of them
+// (choose_path); null: streams.
 void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::uint64_t stream_max, bool split,
                        PathPick* path = nullptr) {
   if (k.n > 1 && contribute_uniform(k, send, skip)) return;

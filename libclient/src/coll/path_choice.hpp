@@ -3,11 +3,11 @@
 // A large contribution of a bcast or scatter root (its message, its pieces), of an
 // alltoall member (its pieces) or of a 2-member gather's or reduce's sender to its root
 // can go through the writer's ring (stream.hpp: a memcpy on each side, in parallel) or
-// be copied once, by one side, with process_vm_readv/writev. Which is faster depends on the machine's state and on the
-// data, not on the call alone (docs/collectives.md "Streams or a single copy"): in the
-// VM's fast state the ring won by 10-45 %, in its slow memory state the single copy by
-// up to 3x, and a single copy keeps the unchanged lines of a message valid in the
-// reader's cache. The writer alone decides (its readers follow its descriptor), so
+// be copied once, by one side, with process_vm_readv/writev. Which is faster depends
+// on the machine's state and on the data, not on the call alone (docs/collectives.md
+// "Streams or a single copy"): in the VM's fast state the ring won by 10-45 %, in its
+// slow memory state the single copy by up to 3x, and a single copy keeps the unchanged
+// lines of a message valid in the reader's cache. The writer alone decides (its readers follow its descriptor), so
 // members need not agree, and its call is the whole collective's (it waits for its
 // readers' `done` either way, and an alltoall member reads everyone); a 2-member gather's
 // or reduce's root decides for its sender (below).
@@ -25,11 +25,11 @@
 // them would never learn (a blocking call of the same size took the single copy while
 // the nonblocking one kept streaming, 2-3x slower).
 //
-// A 2-member reduce's (and a gather's) senders cannot judge this way: the cost of their streams
-// is the root's fold (drain), not theirs, and a streaming sender is done long before
-// its root when the ring holds its input. A large reduce's root therefore decides: it
-// picks and times its calls as above and publishes its pick per size class in its
-// CommRank line (copy_classes), which the other member reads once per call
+// A 2-member reduce's (and a gather's) sender cannot judge this way: the cost of its
+// stream is the root's fold (drain), not its own, and a streaming sender is done long
+// before its root when the ring holds its input. A large reduce's root therefore
+// decides: it picks and times its calls as above and publishes its pick per size class
+// in its CommRank line (copy_classes), which the other member reads once per call
 // before it streams or exposes its input. A member that posted before the root
 // published follows the root's previous pick, so the root times each call by the path
 // its inputs actually took (untimed if they differ), and the pairs above still give
