@@ -595,8 +595,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       // the rest, then wait for its `done` (it reads our input, writes our result).
       const int other = 1 - k.me;
       const bool helped = can_help && all && helps(desc(k, other), in_span);
-      const auto their_first = static_cast<MPI_Count>(desc(k, other).bytes2);
-      const MPI_Count upto = helped ? std::min<MPI_Count>(their_first, p.res_n) : p.res_n;
+      MPI_Count upto = p.res_n;
+      if (helped) upto = std::min<MPI_Count>(static_cast<MPI_Count>(desc(k, other).bytes2), upto);
       auto after = [&](MPI_Count e) { return pump_folded(e, p.res_n); };
       if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, upto, res_img, after);
       for (int r = p.lo; r <= p.hi; ++r) ack_input(r);
