@@ -58,19 +58,24 @@ PathPick choose_path(Call& k, PathKind kind, std::uint64_t bytes) {
   return p;
 }
 
-// Whether every other member sent its large piece for us the way `path` went (an
-// alltoall's rank 0 times its pick only then: members that read an older pick, or
-// found their ring busy, took the other path).
-bool others_followed(const Call& k, const PathPick& path) {
+// An alltoall's rank 0 that picked for all (choose_path) times its call only if every
+// other member sent its large piece for us the way the pick went (a member that read an
+// older pick, or found its ring busy, took the other path): else `path` is untimed.
+void untimed_unless_followed(const Call& k, PathPick& path) {
+  if (!path.timed || k.n <= 2) return;
   for (int r = 0; r < k.n; ++r) {
     if (r == k.me) continue;
     const layout::CallDesc& d = desc(k, r);
-    if ((d.status & layout::kDescInvalid) != 0) return false;
-    if ((d.status & layout::kDescUniform) != 0) continue;  // all staged
-    const layout::PieceDesc& p = pieces(k, r)[k.me];
-    if (p.bytes > kStageMax && ((p.stream & layout::kPieceStreamed) != 0) != path.stream) return false;
+    bool followed = (d.status & layout::kDescInvalid) == 0;
+    if (followed && (d.status & layout::kDescUniform) == 0) {  // uniform: all staged
+      const layout::PieceDesc& p = pieces(k, r)[k.me];
+      followed = p.bytes <= kStageMax || ((p.stream & layout::kPieceStreamed) != 0) == path.stream;
+    }
+    if (!followed) {
+      path.timed = false;
+      return;
+    }
   }
-  return true;
 }
 
 // The pieces this rank sends, one per destination (skip: a destination whose piece
@@ -474,7 +479,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   // Large pieces: streamed or exposed as this member's measured calls say (every member
   // reads all the others and waits for its readers, so its call is the collective's);
   // of more than two members, as rank 0's say (choose_path), which times a call only
-  // if every member followed it.
+  // if every member followed it (untimed_unless_followed).
   const Buf* out = in_place ? recv : send;
   const bool interleaved = !nonblocking_call();
   PathPick path;
@@ -486,7 +491,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
     if (in_place && !pump_pieces(k, out)) return aborted(why);
     const bool ok = exchange(k, in_place ? nullptr : out, recv);
     if (!job_aborted() && !in_place) local_copy(k, send[k.me], recv[k.me]);
-    if (path.timed && k.n > 2 && !others_followed(k, path)) path.timed = false;
+    untimed_unless_followed(k, path);
     const bool finished = finish(k);
     path_done(c->paths, path);
     return result(k, finished && ok, why);
@@ -503,7 +508,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
     }
   }
   if (!in_place) local_copy(k, send[k.me], recv[k.me]);
-  if (path.timed && k.n > 2 && !others_followed(k, path)) path.timed = false;
+  untimed_unless_followed(k, path);
   ok = finish(k) && ok;
   path_done(c->paths, path);
   return result(k, ok, why);

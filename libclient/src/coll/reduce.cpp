@@ -224,26 +224,11 @@ bool share_block(Call& k, const Geometry& g, const Blocks& bl, int j, std::byte*
                static_cast<std::size_t>(bytes));
 }
 
-// Whether a large 2-member reduce's other member, descriptor `d`, folds the last part of
-// the result (it exposed its input and asked to, for a contribution of our size).
-bool helps(const layout::CallDesc& d, MPI_Count span) {
-  return (d.status & (layout::kDescHelps | layout::kDescInvalid)) == layout::kDescHelps &&
-         d.bytes == static_cast<std::uint64_t>(span);
-}
-
-// The path a large reduce's inputs took, as its root saw their posts: streams (true) or
-// single copies. `timed` is cleared where they differ or a member's post was invalid.
-bool inputs_streamed(const Call& k, bool& timed) {
-  int streamed = 0, others = 0;
-  for (int r = 0; r < k.n; ++r) {
-    if (r == k.me) continue;
-    const std::uint32_t st = desc(k, r).status;
-    if ((st & layout::kDescInvalid) != 0) timed = false;
-    streamed += (st & layout::kDescStreamed) != 0 ? 1 : 0;
-    ++others;
-  }
-  if (streamed != 0 && streamed != others) timed = false;
-  return streamed != 0;
+// A helped 2-member reduce: whether the other member's descriptor `d` says `bit` (the
+// sender's kDescHelps, the root's kDescHelpOk) for a valid contribution of our size.
+// Both members test the other's post this way, so they agree on the help.
+bool offers(const layout::CallDesc& d, std::uint32_t bit, MPI_Count span) {
+  return (d.status & (bit | layout::kDescInvalid)) == bit && d.bytes == static_cast<std::uint64_t>(span);
 }
 
 Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* counts, int root) {
@@ -594,13 +579,18 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       // A member that folds the last part of the result (kDescHelps, same bytes): we fold
       // the rest, then wait for its `done` (it reads our input, writes our result).
       const int other = 1 - k.me;
-      const bool helped = can_help && all && helps(desc(k, other), in_span);
+      const bool helped = can_help && all && offers(desc(k, other), layout::kDescHelps, in_span);
       MPI_Count upto = p.res_n;
       if (helped) upto = std::min<MPI_Count>(static_cast<MPI_Count>(desc(k, other).bytes2), upto);
       auto after = [&](MPI_Count e) { return pump_folded(e, p.res_n); };
       if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, upto, res_img, after);
       for (int r = p.lo; r <= p.hi; ++r) ack_input(r);
-      if (root_path.timed) root_path.stream = inputs_streamed(k, root_path.timed);
+      // Timed by the path the sender's input took (it may have read an older pick).
+      if (root_path.timed) {
+        const std::uint32_t st = desc(k, other).status;
+        root_path.stream = (st & layout::kDescStreamed) != 0;
+        if ((st & layout::kDescInvalid) != 0) root_path.timed = false;
+      }
       if (helped) {
         const bool waited = wait_done(k, other, k.seq);
         if (waited && desc(k, other).value[1] != static_cast<std::int64_t>(layout::kHelpWritten)) {
@@ -615,7 +605,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       // each finished chunk into its result (process_vm_writev) while it is in cache.
       ok = ready(root);
       const layout::CallDesc& rd = desc(k, root);
-      if (ok && (rd.status & layout::kDescHelpOk) != 0 && rd.bytes == static_cast<std::uint64_t>(in_span)) {
+      if (ok && offers(rd, layout::kDescHelpOk, in_span)) {
         const MPI_Count n_el = p.total - help_first;
         std::byte* acc = scratch(c, 2, static_cast<std::size_t>(g.span(n_el)));
         MPI_Count stored = 0;
