@@ -766,8 +766,8 @@ static void in_place_and_edges(void) {
   run(D, O_SUM, MPI_SUM, R_REDUCE, 131075, 0, F_INPLACE);
   run(D, O_SUM, MPI_SUM, R_ALLREDUCE, 131075, 0, F_INPLACE);
   /* large Reduces with other predefined ops, every root (shmpi: 2 members fold these on
-   * both sides): 320 KiB of MAXLOC pairs, in place at root 1; 256 KiB + 12 bytes of BXOR */
-  for (int r = 0; r < np; ++r) run(DI, O_MAXLOC, MPI_MAXLOC, R_REDUCE, 20011, r, r == 1 ? F_INPLACE : 0);
+   * both sides): 320 KiB of MAXLOC pairs, in place at root 0; 256 KiB + 12 bytes of BXOR */
+  for (int r = 0; r < np; ++r) run(DI, O_MAXLOC, MPI_MAXLOC, R_REDUCE, 20011, r, r == 0 ? F_INPLACE : 0);
   run(I, O_BXOR, MPI_BXOR, R_REDUCE, 65539, np - 1, 0);
   /* large Reduce_scatter(_block): 160 KiB and 1 MiB blocks, in place and not */
   run(D, O_SUM, MPI_SUM, R_RSB, 20011, 0, 0);

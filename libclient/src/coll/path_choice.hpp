@@ -40,6 +40,9 @@
 // all: each member's call waits for all the others, so its own pick moved its time by
 // a fraction that noise hid, and members that picked each for themselves settled near
 // streams where single copies were 20 % faster (8 ranks on 2 cores).
+// A 2-member allreduce's rank 0 decides between the split (streams) and the mutual
+// fold (single copies each way) and says so in its descriptor (kDescHelpOk); the other
+// member reads rank 0's post before it posts its own, so the choice never lags either.
 // SHMPI_COLL_PATH=stream|copy fixes the choice (tests, benchmarks).
 #pragma once
 
@@ -48,8 +51,8 @@
 
 namespace shmpi::client::coll {
 
-enum class PathKind : std::uint8_t { bcast, scatter, alltoall, reduce, gather };
-inline constexpr int kPathKinds = 5;
+enum class PathKind : std::uint8_t { bcast, scatter, alltoall, reduce, gather, allreduce };
+inline constexpr int kPathKinds = 6;
 // Size classes: log2 of the bytes from 15 (kStageMax) up; larger sizes share the last.
 inline constexpr int kPathClasses = 12;
 static_assert(kPathClasses <= 16, "path_hint_bit: two kinds' classes in a 32-bit mask");

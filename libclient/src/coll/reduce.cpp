@@ -101,6 +101,9 @@ constexpr MPI_Count kKernelHelpShareNum = 1, kKernelHelpShareDen = 3;
 // single copies cost more than the half-fold saves (64 KiB: 8.5-9.7 µs helped against
 // 7.5 for the root's fold alone).
 constexpr MPI_Count kKernelHelpMin = 256 * 1024;
+// A 2-member allreduce is mutual from this input size on (64 KiB sum: 11.9-12.2 µs
+// against 13.0-13.2 for the split; docs/collectives.md "Reductions").
+constexpr MPI_Count kMutualMin = 64 * 1024;
 
 struct Plan {
   ReduceKind kind;
@@ -417,7 +420,28 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   // copies about 2 (n-1)/n of the vector, where the root below folds all of it, and
   // each of the others copies it twice. The same choice on every member (size and
   // count only); docs/collectives.md "Reductions".
-  const bool split = kind == ReduceKind::allreduce && k.n > 1 && split_fits(g, blocks);
+  // A large 2-member allreduce (not in place, not a chain) may be mutual instead: each
+  // member exposes its input and result (kDescHelpOk), folds its half from both inputs
+  // (the other's by process_vm_readv) and writes each finished chunk into its own result
+  // and the other's (process_vm_writev). Nothing passes through the ring, and no member
+  // reads a result the other just wrote. Rank 0 picks mutual or split by measured time
+  // (path_choice.hpp) and posts it; rank 1 reads that post before its own
+  // (docs/collectives.md "Reductions").
+  PathPick pair_path;
+  pair_path.kind = PathKind::allreduce;
+  bool mutual = false;
+  if (kind == ReduceKind::allreduce && k.n == 2 && in_span >= kMutualMin && g.text <= g.ext &&
+      !chain_fits(g, count, k.n, direct)) {
+    if (k.me == 0) {
+      pair_path = pick_path(c->paths, PathKind::allreduce, static_cast<std::uint64_t>(in_span));
+      mutual = !pair_path.stream;
+    } else {
+      if (!wait_posted(k, 0)) return aborted(why);
+      // Rank 0's offer, whatever its size: a mismatch fails both sides below.
+      mutual = (desc(k, 0).status & (layout::kDescHelpOk | layout::kDescInvalid)) == layout::kDescHelpOk;
+    }
+  }
+  const bool split = !mutual && kind == ReduceKind::allreduce && k.n > 1 && split_fits(g, blocks);
   // This member's block (reduce_scatter, split allreduce): elements of the input, and
   // where its result lands in res_img.
   const MPI_Count blk_first = split ? blocks.first(k.me) : p.res_first;
@@ -433,7 +457,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   // input, the others send theirs; allreduce: the root then streams the result to all
   // (or, its ring busy, exposes it: the others read it after its `done`). Measured
   // against the slices below: docs/collectives.md "Reductions".
-  const bool to_root = (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) && !split;
+  const bool to_root = (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) && !split && !mutual;
   const bool shares = to_root && kind == ReduceKind::allreduce;  // the root's result goes to all
   if (to_root) k.may_read = &to_root_reads;
 
@@ -454,7 +478,23 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   bool helping = false;  // a member: we asked to fold elements [help_first, total)
   const MPI_Count help_first = user_fn ? p.total - p.total * kHelpShareNum / kHelpShareDen
                                        : p.total - p.total * kKernelHelpShareNum / kKernelHelpShareDen;
-  if (to_root) {
+  if (mutual) {
+    d.status = layout::kDescHelpOk;
+    d.bytes = static_cast<std::uint64_t>(in_span);
+    d.addr = reinterpret_cast<std::uint64_t>(in_img);
+    d.addr2 = reinterpret_cast<std::uint64_t>(res_img);
+    k.exposed = true;  // finish() waits for the other's `done`: it read and wrote here
+    post(k);
+    if (in_place && direct) {
+      // Our fold writes our block where it reads it: it reads a copy. The other member
+      // reads the rest of our input where it lies, and writes its result there only
+      // after it has read each chunk.
+      const MPI_Count first = blocks.first(k.me);
+      std::byte* copy = scratch(c, 0, static_cast<std::size_t>(in_span));
+      std::memcpy(copy + g.at(first), in_img + g.at(first), static_cast<std::size_t>(g.span(blocks.count(k.me))));
+      in_img = copy;
+    }
+  } else if (to_root) {
     const auto span = static_cast<std::uint64_t>(in_span);
     d.status = 0;
     d.bytes = span;
@@ -562,7 +602,36 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     return pump_result(std::min(done, layout::kStreamRing));
   };
 
-  if (shares && k.me != root) {
+  if (mutual) {
+    const int other = 1 - k.me;
+    ok = ready(other);
+    const layout::CallDesc& od = desc(k, other);
+    const bool offered = ok && offers(od, layout::kDescHelpOk, in_span);
+    if (ok && !offered) {
+      // Both decide from size and type: the other's input differs in size (an erroneous
+      // call; it reports the same).
+      k.error = MPI_ERR_TRUNCATE;
+      k.why = "rank " + std::to_string(other) + " contributes " + std::to_string(od.bytes) + " bytes, rank " +
+              std::to_string(k.me) + " " + std::to_string(in_span);
+      ok = false;
+    }
+    if (offered) {
+      // A write into the other's result fails only if that memory is gone (the other
+      // died: an abort, or passed a buffer shorter than its count): it fails this call.
+      // The other learns nothing of it: unlike the helped reduce's root, it cannot read
+      // our descriptor after our `done` (we may be calls ahead by then, the line reused).
+      const MPI_Count first = blocks.first(k.me), n_el = blocks.count(k.me);
+      std::byte* const acc = res_img + g.at(first);
+      MPI_Count stored = 0;
+      auto store = [&](MPI_Count e) {
+        const bool w = store_to(k, other, od.addr2 + static_cast<std::uint64_t>(g.at(first + stored)),
+                                acc + g.at(stored), static_cast<std::size_t>(g.span(e - stored)));
+        stored = e;
+        return w;
+      };
+      ok = fold(k, op, g, input(0), 2, first, n_el, acc, store);
+    }
+  } else if (shares && k.me != root) {
     // The root's result: streamed, or exposed once the root is done folding.
     ok = ready(root);
     const layout::CallDesc& rd = desc(k, root);
@@ -666,7 +735,10 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
   }
   if (!finish(k)) return aborted(why);
-  if (ok) path_done(c->paths, root_path);
+  if (ok) {
+    path_done(c->paths, root_path);
+    path_done(c->paths, pair_path);
+  }
   // A failed wait is an abort (MPI_ERR_PROC_ABORTED), else the error recorded.
   if (!ok || k.error != MPI_SUCCESS) return result(k, ok, why);
   if (!direct && p.has_result && p.res_n > 0) image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
