@@ -420,7 +420,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   // copies about 2 (n-1)/n of the vector, where the root below folds all of it, and
   // each of the others copies it twice. The same choice on every member (size and
   // count only); docs/collectives.md "Reductions".
-  // A large 2-member allreduce (not in place, not a chain) may be mutual instead: each
+  // A large 2-member allreduce (not a chain; in place too) may be mutual instead: each
   // member exposes its input and result (kDescHelpOk), folds its half from both inputs
   // (the other's by process_vm_readv) and writes each finished chunk into its own result
   // and the other's (process_vm_writev). Nothing passes through the ring, and no member
