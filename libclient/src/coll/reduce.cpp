@@ -579,6 +579,20 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     };
   };
   auto ack_input = [&](int r) { ack_streamed_input(k, r, kind == ReduceKind::reduce_scatter || split); };
+  // Two members (the helped reduce's sender, the mutual allreduce): folds elements
+  // [first, first + n) of both inputs into `acc` (an image of n elements) and writes each
+  // finished chunk into member r's result image at `remote` (process_vm_writev) while it
+  // is in cache.
+  auto fold_into = [&](int r, std::uint64_t remote, MPI_Count first, MPI_Count n, std::byte* acc) {
+    MPI_Count stored = 0;
+    auto store = [&](MPI_Count e) {
+      const bool w = store_to(k, r, remote + static_cast<std::uint64_t>(g.at(first + stored)), acc + g.at(stored),
+                              static_cast<std::size_t>(g.span(e - stored)));
+      stored = e;
+      return w;
+    };
+    return fold(k, op, g, input(0), 2, first, n, acc, store);
+  };
 
   // Pumps bytes [pumped, upto) of a result this member streams (allreduce: the root's
   // whole result, or its block of a split one), from res_chunk; res_src null: none.
@@ -620,16 +634,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       // died: an abort, or passed a buffer shorter than its count): it fails this call.
       // The other learns nothing of it: unlike the helped reduce's root, it cannot read
       // our descriptor after our `done` (we may be calls ahead by then, the line reused).
-      const MPI_Count first = blocks.first(k.me), n_el = blocks.count(k.me);
-      std::byte* const acc = res_img + g.at(first);
-      MPI_Count stored = 0;
-      auto store = [&](MPI_Count e) {
-        const bool w = store_to(k, other, od.addr2 + static_cast<std::uint64_t>(g.at(first + stored)),
-                                acc + g.at(stored), static_cast<std::size_t>(g.span(e - stored)));
-        stored = e;
-        return w;
-      };
-      ok = fold(k, op, g, input(0), 2, first, n_el, acc, store);
+      const MPI_Count first = blocks.first(k.me);
+      ok = fold_into(other, od.addr2, first, blocks.count(k.me), res_img + g.at(first));
     }
   } else if (shares && k.me != root) {
     // The root's result: streamed, or exposed once the root is done folding.
@@ -686,15 +692,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       const layout::CallDesc& rd = desc(k, root);
       if (ok && offers(rd, layout::kDescHelpOk, in_span)) {
         const MPI_Count n_el = p.total - help_first;
-        std::byte* acc = scratch(c, 2, static_cast<std::size_t>(g.span(n_el)));
-        MPI_Count stored = 0;
-        auto store = [&](MPI_Count e) {
-          const bool w = store_to(k, root, rd.addr2 + static_cast<std::uint64_t>(g.at(help_first + stored)),
-                                  acc + g.at(stored), static_cast<std::size_t>(g.span(e - stored)));
-          stored = e;
-          return w;
-        };
-        ok = fold(k, op, g, input(0), 2, help_first, n_el, acc, store);
+        ok = fold_into(root, rd.addr2, help_first, n_el, scratch(c, 2, static_cast<std::size_t>(g.span(n_el))));
         d.value[1] = ok ? static_cast<std::int64_t>(layout::kHelpWritten) : 0;
       }
     }
