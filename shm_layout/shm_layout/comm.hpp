@@ -32,7 +32,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 11;
+inline constexpr std::uint32_t kCommLayoutVersion = 12;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -120,6 +120,10 @@ inline constexpr std::uint64_t kHelpWritten = 1;
 // the root's offer (process_vm_writev) rather than stream it; the root chose by measured
 // time (libclient/src/coll/path_choice.hpp).
 inline constexpr std::uint32_t kDescWantsWrite = 512;
+// With kDescStreamed, on a reduction: the stream carries one block per member (piece j
+// for member j; a split allreduce's piece `me` is its block of the result), not the
+// whole contribution from value[0] (libclient/src/coll/reduce.cpp stream_blocks).
+inline constexpr std::uint32_t kDescBlocks = 1024;
 inline constexpr std::uint64_t kInlineBytes = sizeof(CallDesc::value);
 
 // What a rank is doing, for shmpi-dump (CommRank::waiting_kind).

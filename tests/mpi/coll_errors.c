@@ -29,6 +29,15 @@
  * data stays as it was (the root only reads it). The same for an MPI_Scatter of 1.2 MiB
  * blocks into a quarter of that (the part that fits must arrive).
  *
+ * Different counts in a reduction (erroneous: every member passes the same count): the
+ * last rank passes a smaller or larger count than the others, small and large (100000
+ * ints against 6000, and the reverse; 100000/50000, 20000/5000, 1000/900), in MPI_Reduce,
+ * Allreduce, Reduce_scatter_block, Scan, Exscan. Every rank must return; the members
+ * that depend on a mismatched input (all of an allreduce and reduce_scatter_block, the
+ * root of a reduce, the last rank of a scan and exscan) must get MPI_ERR_TRUNCATE (or
+ * MPI_ERR_OTHER, told by another member that the call failed); a failed call writes
+ * nothing, and none writes beyond its count.
+ *
  * Peer toggles (set by tests/peer/run_coll_peer.sh): what a peer does not detect is not
  * called (MPI-4.1 Error Handling lets an implementation leave erroneous calls
  * undetected, but the call then does something undefined, here a crash or a hang):
@@ -47,6 +56,10 @@
  *   COLL_ERRORS_INPLACE_NO_HANDLER  Open MPI 4.1.4: MPI_Allreduce and MPI_Alltoall with
  *       recvbuf = MPI_IN_PLACE return the error without invoking the communicator's error
  *       handler (Error Handling: errors are raised through it): no handler check there.
+ *   COLL_ERRORS_REDUCTION_MISMATCH_UNCHECKED  MPICH 4.0.2 and Open MPI 4.1.4: different
+ *       counts in a reduction are not checked (at 2 ranks, MPI_Reduce of 100000 ints
+ *       against 6000: MPICH's root returns MPI_ERR_TRUNCATE with its receive buffer
+ *       written, Open MPI's returns MPI_SUCCESS): not called.
  * Point-to-point is not used. Prints "coll_errors: OK (N checks)" on rank 0.
  * Usage: coll_errors */
 #include <string.h>
@@ -308,6 +321,54 @@ int main(int argc, char** argv) {
       after_truncation(what, rc);
       free(s);
       free(r);
+    }
+  }
+
+  /* Reductions whose members pass different counts: the last rank passes another count
+   * than the others (erroneous: every member passes the same count, MPI-4.1 6.9.1). */
+  if (np > 1 && !env("COLL_ERRORS_REDUCTION_MISMATCH_UNCHECKED")) {
+    static const int pairs[][2] = {{100000, 6000}, {6000, 100000}, {100000, 50000}, {20000, 5000}, {1000, 900}};
+    static const char* const names[5] = {"MPI_Reduce", "MPI_Allreduce", "MPI_Reduce_scatter_block", "MPI_Scan",
+                                         "MPI_Exscan"};
+    enum { GUARD = 64, FILL = -7 };
+    for (int c = 0; c < 5; ++c) {
+      for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; ++p) {
+        int count = pairs[p][me == np - 1 ? 1 : 0];
+        if (c == 2) count -= count % np;
+        int* s = malloc(sizeof(int) * (size_t)count);
+        int* r = malloc(sizeof(int) * (size_t)(count + GUARD));
+        CHECK(s != NULL && r != NULL, "malloc");
+        for (int i = 0; i < count; ++i) s[i] = me + i;
+        for (int i = 0; i < count + GUARD; ++i) r[i] = FILL - i;
+        handler_calls = 0;
+        int rc = MPI_SUCCESS;
+        switch (c) {
+          case 0: rc = MPI_Reduce(s, r, count, MPI_INT, MPI_SUM, 0, comm); break;
+          case 1: rc = MPI_Allreduce(s, r, count, MPI_INT, MPI_SUM, comm); break;
+          case 2: rc = MPI_Reduce_scatter_block(s, r, count / np, MPI_INT, MPI_SUM, comm); break;
+          case 3: rc = MPI_Scan(s, r, count, MPI_INT, MPI_SUM, comm); break;
+          default: rc = MPI_Exscan(s, r, count, MPI_INT, MPI_SUM, comm); break;
+        }
+        char what[96];
+        snprintf(what, sizeof what, "%s of %d ints against %d (different counts)", names[c], pairs[p][0], pairs[p][1]);
+        int cls = MPI_SUCCESS;
+        if (rc != MPI_SUCCESS) CHECK_MPI(MPI_Error_class(rc, &cls));
+        /* Who must see the error: every member of an allreduce and a reduce_scatter
+         * (each depends on every input), the root of a reduce, the last rank of a scan
+         * (it folds every input) and of an exscan. A member that reads only inputs of its
+         * own count may succeed. A member told by another that the call failed may
+         * report MPI_ERR_OTHER naming the culprit. */
+        const int must = c == 1 || c == 2 || (c == 0 && me == 0) || (c >= 3 && me == np - 1);
+        EXPECT(cls == MPI_ERR_TRUNCATE || cls == MPI_ERR_OTHER || (!must && cls == MPI_SUCCESS),
+               "%s: rank %d got class %d", what, me, cls);
+        /* A failed call writes nothing; none writes beyond its count. */
+        int i = rc == MPI_SUCCESS ? count : 0;
+        while (i < count + GUARD && r[i] == FILL - i) ++i;
+        EXPECT(i == count + GUARD, "%s: rank %d's receive buffer changed at int %d (class %d)", what, me, i, cls);
+        after_truncation(what, rc);
+        free(s);
+        free(r);
+      }
     }
   }
 

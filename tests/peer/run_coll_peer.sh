@@ -17,20 +17,24 @@ if [ "$peer" = openmpi ]; then
   # coll/self scales MPI_Alltoallw's byte displacements by the extent on 1 rank;
   # MAX/MIN compare MPI_UNSIGNED_LONG as signed; op/avx saturates 8-bit sums;
   # negative Allgatherv recvcounts and truncating Bcasts go unchecked (crash, hang or
-  # overflow); Allreduce/Alltoall with recvbuf = MPI_IN_PLACE skip the error handler.
+  # overflow); Allreduce/Alltoall with recvbuf = MPI_IN_PLACE skip the error handler;
+  # different counts in a reduction go unchecked.
   export COLL_BASIC_ALLTOALLW_SELF_DISPLS_SCALED=1
   export COLL_REDUCE_ULONG_MAXMIN_SIGNED=1 COLL_REDUCE_UCHAR_SUM_SATURATES=1
   export COLL_ERRORS_ALLGATHERV_COUNTS_UNCHECKED=1 COLL_ERRORS_TRUNCATE_UNCHECKED=1 COLL_ERRORS_INPLACE_NO_HANDLER=1
+  export COLL_ERRORS_REDUCTION_MISMATCH_UNCHECKED=1
 else
   # MPICH 4.0.2 deviations: Allgatherv ignores displs[0] on 1 rank; MAX/MIN compare every
   # unsigned type as signed; Reduce_scatter_block with a non-commutative op on a
   # power-of-two communicator overruns its temporary buffers for a type whose extent
   # exceeds its true extent; a large in-place Reduce_scatter trips its own memcpy-overlap
   # check at 3 ranks; negative counts in the reductions go unchecked (crash); a
-  # truncating Bcast reports MPI_ERR_OTHER on some ranks and hangs at 8 ranks when large.
+  # truncating Bcast reports MPI_ERR_OTHER on some ranks and hangs at 8 ranks when large;
+  # different counts in a reduction go unchecked.
   export COLL_BASIC_ALLGATHERV_SELF_DISPLS_IGNORED=1
   export COLL_REDUCE_UNSIGNED_MAXMIN_SIGNED=1 COLL_REDUCE_RSB_RESIZED_OVERFLOW=1 COLL_REDUCE_RS_INPLACE_LARGE_OVERLAP=1
   export COLL_ERRORS_REDUCTION_COUNT_UNCHECKED=1 COLL_ERRORS_TRUNCATE_AS_OTHER=1 COLL_ERRORS_TRUNCATE_LARGE_HANGS=1
+  export COLL_ERRORS_REDUCTION_MISMATCH_UNCHECKED=1
   # MPI_Reduce with MPI_IN_PLACE at a root other than 0 segfaults from 1000 ints on.
   export COLL_NUMA_REDUCE_INPLACE_ROOT_CRASHES=1
 fi

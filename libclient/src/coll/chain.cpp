@@ -15,35 +15,6 @@ bool chain_fits(const Geometry& g, MPI_Count count, int n, bool direct) {
          stream_chunks(span) <= layout::kStreamChunks;
 }
 
-namespace {
-
-// Every member posted a valid descriptor of the same span (each member checks all of
-// them against each other, so all reach the same answer). False: k.error says why.
-bool all_agree(Call& k, std::uint64_t span, bool& ok) {
-  bool agree = true;
-  for (int r = 0; r < k.n; ++r) {
-    if (r != k.me && !wait_posted(k, r)) {
-      ok = false;
-      return false;
-    }
-    if (!peer_ok(k, r)) {
-      agree = false;
-      continue;
-    }
-    const std::uint64_t bytes = desc(k, r).bytes;
-    if (bytes == span) continue;
-    agree = false;
-    if (k.error == MPI_SUCCESS) {
-      k.error = MPI_ERR_OTHER;
-      k.why = "members passed different counts (rank " + std::to_string(r) + ": " + std::to_string(bytes) +
-              " bytes of input, this rank: " + std::to_string(span) + ")";
-    }
-  }
-  return agree;
-}
-
-}  // namespace
-
 int chain_allreduce(Call& k, const Reducer& op, const Geometry& g, const std::byte* in_img, std::byte* recv_img,
                     MPI_Count count, std::string& why) {
   const int w = k.n - 1;
@@ -69,7 +40,7 @@ int chain_allreduce(Call& k, const Reducer& op, const Geometry& g, const std::by
   const std::uint32_t chunks = stream_chunks(span);
   const MPI_Count per = static_cast<MPI_Count>(layout::kStreamChunk) / g.ext;  // elements per chunk
   bool ok = true;
-  const bool agree = all_agree(k, span, ok);
+  const bool agree = sizes_agree(k, 0, k.n - 1, span, ok);
   if (ok && agree && k.me < w) {
     // acc = x(me) o acc, chunk by chunk, after member me+1.
     layout::Flag& before = k.me + 1 == w ? k.b->rank(w).streamed : k.b->ack(k.me + 1, w);

@@ -313,6 +313,29 @@ bool peer_bad(Call& k, int r) {
   return false;
 }
 
+bool size_matches(Call& k, int r, std::uint64_t bytes) {
+  const std::uint64_t theirs = desc(k, r).bytes;
+  if (theirs == bytes) return true;
+  if (k.error == MPI_SUCCESS) {
+    k.error = MPI_ERR_TRUNCATE;
+    k.why = "members passed different counts (rank " + std::to_string(r) + ": " + std::to_string(theirs) +
+            " bytes of input, this rank: " + std::to_string(bytes) + ")";
+  }
+  return false;
+}
+
+bool sizes_agree(Call& k, int lo, int hi, std::uint64_t bytes, bool& ok) {
+  bool agree = true;
+  for (int r = lo; r <= hi; ++r) {
+    if (r != k.me && !wait_posted(k, r)) {
+      ok = false;
+      return false;
+    }
+    agree = peer_ok(k, r) && size_matches(k, r, bytes) && agree;
+  }
+  return agree;
+}
+
 int result_slow(Call& k, bool ok, std::string& why) {
   if (!ok) {
     if (job_aborted()) return aborted(why);

@@ -143,6 +143,17 @@ int sit_out(Call& k);
 // the rank that passed invalid arguments.
 bool peer_bad(Call& k, int r);  // records it; false
 inline bool peer_ok(Call& k, int r) { return !invalid(desc(k, r)) || peer_bad(k, r); }
+// Whether member r's (valid, posted) contribution is `bytes` long, as ours is (a
+// reduction's members pass the same count and datatype, MPI-4.1 6.9.1); if not, records
+// MPI_ERR_TRUNCATE naming both sizes.
+bool size_matches(Call& k, int r, std::uint64_t bytes);
+// Waits for the posts of members lo..hi (this rank included, its own posted) and checks
+// that each is valid and contributes `bytes` (size_matches). False if not: k.error says
+// why (an invalid member: MPI_ERR_OTHER naming it; a size that differs:
+// MPI_ERR_TRUNCATE), or `ok` turned false (aborted). Members that check the same range
+// reach the same answer, so they can all leave the call without waiting for each
+// other's data.
+bool sizes_agree(Call& k, int lo, int hi, std::uint64_t bytes, bool& ok);
 // The rank an invalid descriptor of rank r names: the original culprit a NUMA leader
 // forwarded (post_invalid), else r itself.
 int culprit(const Call& k, int r);

@@ -25,6 +25,15 @@ bool arrived(Call& k, int r) {
   return peer_ok(k, r);
 }
 
+// The first of `ranks` but us (all posted, valid) whose contribution differs in size
+// from our `span` (size_matches records the error), or -1: a fold must not read past one.
+int differs(Call& k, const std::vector<int>& ranks, MPI_Count span) {
+  for (int r : ranks) {
+    if (r != k.me && !size_matches(k, r, static_cast<std::uint64_t>(span))) return r;
+  }
+  return -1;
+}
+
 }  // namespace
 
 int numa_barrier(CommObj* c, const NumaGroups& ng, std::string& why) {
@@ -160,6 +169,12 @@ int numa_reduce(CommObj* c, const NumaGroups& ng, ReduceKind kind, const void* s
       }
       post_invalid(a, named);
       ok = false;
+    } else if (const int r = differs(a, mine, span); r >= 0) {
+      // A member's count differs (an erroneous call): we fold nothing, and the others
+      // learn from our invalid post that this call failed, naming that member.
+      named = r;
+      post_invalid(a, named);
+      ok = false;
     } else if (mine.size() == 1) {
       // Its own image is its partial; in place, its result overwrites it while it is
       // still read (by itself and the other leaders): expose a copy then.
@@ -194,6 +209,7 @@ int numa_reduce(CommObj* c, const NumaGroups& ng, ReduceKind kind, const void* s
       if (!in && !job_aborted() && coll::invalid(desc(a, l))) named = culprit(a, l);
       all_in = in && all_in;
     }
+    if (all_in && differs(a, ng.leader, span) >= 0) all_in = false;
     ok = all_in && fold(a, op, g, [&](int i) {
            const int l = ng.leader[static_cast<std::size_t>(i)];
            return FoldIn{l, source(a, l, desc(a, l)), nullptr};

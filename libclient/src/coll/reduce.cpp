@@ -116,9 +116,9 @@ struct Plan {
 
 // Whether member r may read this rank's exposed input (finish() waits for its `done`):
 // a member that exposed its own takes the large path and reads every input; else it
-// reads only inputs it folds into its result. Members that did not expose read
-// exposed inputs only when the counts disagree (an erroneous call), and then they
-// still must not leave the exposer waiting.
+// reads only inputs it folds into its result. Members that did not expose see exposed
+// inputs only when the counts disagree (an erroneous call): they read none then
+// (sizes_agree), and are still waited for as readers, which costs nothing.
 bool may_read_input(const Call& k, int r) {
   const layout::CallDesc& d = desc(k, r);
   if (d.seq.load(std::memory_order_acquire) != k.seq) return false;  // r is past this call: done published
@@ -177,7 +177,7 @@ bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte
     img = copy;
   }
   layout::CallDesc& d = my_desc(k);
-  d.status = layout::kDescStreamed;
+  d.status = layout::kDescStreamed | layout::kDescBlocks;
   d.addr = d.addr2 = 0;
   layout::PieceDesc* t = my_pieces(k);
   MPI_Count at = 0;
@@ -280,16 +280,20 @@ Plan plan(ReduceKind kind, int me, int n, MPI_Count count, const MPI_Count* coun
   return p;
 }
 
-// Acks rank r's streamed input to its end, also where it was not read (an error, or
-// counts that disagree): its writer may wait for that. `blocks`: r streamed each member
-// its block (reduce_scatter, split allreduce), else its whole input.
-void ack_streamed_input(Call& k, int r, bool blocks) {
+// Acks what rank r streamed to us to its end, also where it was not read (an error, or
+// counts that disagree): its writer may wait for that. r streamed its whole input (or,
+// an allreduce's root, its result), or each member its block (kDescBlocks:
+// reduce_scatter, split allreduce). `result`: also r's block of a split allreduce's
+// result (a member that leaves the call early reads none of it).
+void ack_streamed_input(Call& k, int r, bool result) {
   const layout::CallDesc& rd = desc(k, r);
   if (r == k.me || rd.seq.load(std::memory_order_acquire) != k.seq) return;
   if ((rd.status & layout::kDescStreamed) == 0) return;
-  if (!blocks) return ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
-  const layout::PieceDesc& pc = pieces(k, r)[k.me];
-  if ((pc.stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(pc.stream), pc.bytes);
+  if ((rd.status & layout::kDescBlocks) == 0) return ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
+  const layout::PieceDesc* t = pieces(k, r);
+  for (int j : {k.me, result ? r : k.me}) {
+    if ((t[j].stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(t[j].stream), t[j].bytes);
+  }
 }
 
 // Small (the input image fits kStageMax): every member stages its image (its slot, or
@@ -316,32 +320,13 @@ void ack_streamed_input(Call& k, int r, bool blocks) {
         if (r != k.me) __builtin_prefetch(k.b->stage(r, k.slot));
       }
     }
-    // Every member's post is checked (an invalid one names its culprit), waits stop at
-    // an abort.
-    bool all = true;
-    for (int r = p.lo; r <= p.hi; ++r) {
-      if (ok && r != k.me && !wait_posted(k, r)) ok = false;
-      all = ok && peer_ok(k, r) && all;
-    }
-    // (A member whose counts disagree may have streamed: reduce() says how it is read.)
-    const bool blocks = p.kind == ReduceKind::reduce_scatter;
-    auto input = [&](int i) {
-      const int r = p.lo + i;
-      const layout::CallDesc& rd = desc(k, r);
-      if (blocks && (rd.status & layout::kDescStreamed) != 0) {
-        const layout::PieceDesc& pc = pieces(k, r)[k.me];
-        return FoldIn{r, Source{nullptr, 0, pc.stream, static_cast<std::uint64_t>(g.at(p.res_first))}, nullptr};
-      }
-      return FoldIn{r, source(k, r, rd), nullptr};
-    };
-    // Every input staged (the well-formed call): folded from the staging, in one pass
-    // (fold()'s generic reading, per input and chunk, was half of a small call's cost).
-    bool in_stage = true;
-    for (int r = p.lo; r <= p.hi && in_stage; ++r) {
-      const layout::CallDesc& rd = desc(k, r);
-      in_stage = (rd.status & layout::kDescStreamed) == 0 && rd.addr == 0;
-    }
-    if (all && in_stage) {
+    // Every member's post is checked: an invalid one names its culprit, one of another
+    // size (its count differs: it may have taken a large path and streamed) fails the
+    // call; waits stop at an abort. Then every input is staged.
+    const bool all = sizes_agree(k, p.lo, p.hi, static_cast<std::uint64_t>(in_span), ok);
+    // Folded from the staging, in one pass (fold()'s generic reading, per input and
+    // chunk, was half of a small call's cost).
+    if (all) {
       const MPI_Count off = g.at(p.res_first);
       const auto len = static_cast<std::size_t>(g.span(p.res_n));
       auto x = [&](int r) { return staged(k, r, desc(k, r)) + off; };
@@ -352,10 +337,8 @@ void ack_streamed_input(Call& k, int r, bool blocks) {
         op.apply3(x(p.hi - 1), x(p.hi), res_img, p.res_n, len);
         for (int r = p.hi - 2; r >= p.lo; --r) op.apply(x(r) - g.tlb, res_img - g.tlb, p.res_n);
       }
-    } else if (all) {
-      ok = fold(k, op, g, input, p.hi - p.lo + 1, p.res_first, p.res_n, res_img);
     }
-    for (int r = p.lo; r <= p.hi; ++r) ack_streamed_input(k, r, blocks);
+    for (int r = p.lo; r <= p.hi; ++r) ack_streamed_input(k, r, true);
   }
   if (!finish(k)) return aborted(why);
   return ok && k.error == MPI_SUCCESS ? MPI_SUCCESS : result(k, ok, why);
@@ -557,7 +540,22 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     post(k);
   }
 
+  // Before any wait for another member's data, the posts this member depends on must
+  // agree on the size: a member whose count differs (an erroneous call) may be on
+  // another path, and never write what we would wait for. An allreduce's and a
+  // reduce_scatter's members each check every post (each waits for every other's data),
+  // so all of them leave together; a reduce's root and a scan's member check the inputs
+  // they fold. Leaving, a member acks what was streamed to it (a writer may wait for
+  // room), and nobody reads or writes another's result.
   bool ok = true;
+  const bool everyone = kind == ReduceKind::allreduce || kind == ReduceKind::reduce_scatter;
+  const int check_lo = everyone ? 0 : p.lo;
+  const int check_hi = everyone ? k.n - 1 : p.has_result ? p.hi : p.lo - 1;
+  if (!sizes_agree(k, check_lo, check_hi, static_cast<std::uint64_t>(in_span), ok)) {
+    for (int r = 0; r < k.n; ++r) ack_streamed_input(k, r, true);
+    if (!finish(k)) return aborted(why);
+    return result(k, ok, why);
+  }
   auto ready = [&](int r) {
     if (!ok) return false;
     if (r != k.me && !wait_posted(k, r)) return ok = false;
@@ -578,7 +576,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       return FoldIn{r, source(k, r, rd), nullptr};
     };
   };
-  auto ack_input = [&](int r) { ack_streamed_input(k, r, kind == ReduceKind::reduce_scatter || split); };
+  auto ack_input = [&](int r) { ack_streamed_input(k, r, false); };
   // Two members (the helped reduce's sender, the mutual allreduce): folds elements
   // [first, first + n) of both inputs into `acc` (an image of n elements) and writes each
   // finished chunk into member r's result image at `remote` (process_vm_writev) while it
@@ -617,26 +615,15 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   };
 
   if (mutual) {
+    // The other member is mutual too: its size agrees (above), so it took the same
+    // decision (rank 1 follows rank 0's post). A write into its result fails only if that
+    // memory is gone (it died: an abort, or passed a buffer shorter than its count): it
+    // fails this call. The other learns nothing of it: unlike the helped reduce's root,
+    // it cannot read our descriptor after our `done` (we may be calls ahead by then, the
+    // line reused).
     const int other = 1 - k.me;
-    ok = ready(other);
-    const layout::CallDesc& od = desc(k, other);
-    const bool offered = ok && offers(od, layout::kDescHelpOk, in_span);
-    if (ok && !offered) {
-      // Both decide from size and type: the other's input differs in size (an erroneous
-      // call; it reports the same).
-      k.error = MPI_ERR_TRUNCATE;
-      k.why = "rank " + std::to_string(other) + " contributes " + std::to_string(od.bytes) + " bytes, rank " +
-              std::to_string(k.me) + " " + std::to_string(in_span);
-      ok = false;
-    }
-    if (offered) {
-      // A write into the other's result fails only if that memory is gone (the other
-      // died: an abort, or passed a buffer shorter than its count): it fails this call.
-      // The other learns nothing of it: unlike the helped reduce's root, it cannot read
-      // our descriptor after our `done` (we may be calls ahead by then, the line reused).
-      const MPI_Count first = blocks.first(k.me);
-      ok = fold_into(other, od.addr2, first, blocks.count(k.me), res_img + g.at(first));
-    }
+    const MPI_Count first = blocks.first(k.me);
+    ok = fold_into(other, desc(k, other).addr2, first, blocks.count(k.me), res_img + g.at(first));
   } else if (shares && k.me != root) {
     // The root's result: streamed, or exposed once the root is done folding.
     ok = ready(root);
