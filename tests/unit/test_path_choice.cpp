@@ -1,0 +1,63 @@
+// Streams or a single copy (libclient/src/coll/path_choice.hpp), with call times given
+// by hand: a size class learns in pairs, then keeps the faster path and tries the other
+// every kExploreEvery calls (4x as rarely when that one was more than twice as slow),
+// and moves over when the other path becomes the faster one. Classes learn apart.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "coll/path_choice.hpp"
+
+using namespace shmpi::client::coll;
+
+namespace {
+
+constexpr std::uint64_t k256K = 256 * 1024, k1M = 1024 * 1024;
+
+// One call of `bytes` that takes stream_us or copy_us by the path picked: its path.
+char call(PathStats& s, std::uint64_t bytes, float stream_us, float copy_us) {
+  PathPick p = pick_path(s, PathKind::allreduce, bytes);
+  p.t0_ns -= static_cast<std::uint64_t>((p.stream ? stream_us : copy_us) * 1000.0F);
+  path_done(s, p);
+  return p.stream ? 's' : 'c';
+}
+
+std::string calls(PathStats& s, std::uint64_t bytes, int n, float stream_us, float copy_us) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += call(s, bytes, stream_us, copy_us);
+  return out;
+}
+
+long count(const std::string& picks, char c) { return std::count(picks.begin(), picks.end(), c); }
+
+}  // namespace
+
+TEST_CASE("path choice: learns in pairs, keeps the faster path, explores the other") {
+  PathStats s;
+  CHECK(calls(s, k256K, 8, 150, 100) == "ssccsscc");
+  // 8 calls so far: the 32nd and 64th explore, each two calls of streams.
+  const std::string next = calls(s, k256K, 64, 150, 100);
+  CHECK(count(next, 's') == 4);
+  CHECK(next.substr(0, 23) == std::string(23, 'c'));
+  CHECK(next.substr(23, 2) == "ss");
+  // The other class has learnt nothing: pairs again, whatever 256 KiB found.
+  CHECK(calls(s, k1M, 8, 600, 400) == "ssccsscc");
+}
+
+TEST_CASE("path choice: a path more than twice as slow is explored 4x as rarely") {
+  PathStats s;
+  (void)calls(s, k256K, 8, 300, 100);
+  CHECK(count(calls(s, k256K, 119, 300, 100), 's') == 0);
+  CHECK(calls(s, k256K, 3, 300, 100) == "ssc");  // the 128th call and the next
+}
+
+TEST_CASE("path choice: moves to the other path once it is faster") {
+  PathStats s;
+  (void)calls(s, k256K, 8, 150, 100);
+  // Streams become faster: the next exploration times them, and they are kept.
+  const std::string after = calls(s, k256K, 40, 50, 100);
+  const auto first = after.find('s');
+  REQUIRE(first != std::string::npos);
+  CHECK(after.substr(first) == std::string(after.size() - first, 's'));
+}
