@@ -17,11 +17,20 @@
  * persistent request must return MPI_ERR_REQUEST; both leave the operation intact (it
  * then completes normally).
  *
+ * Different counts in a reduction (erroneous: every member passes the same count): the
+ * last rank passes another count than the others (100000 ints against 6000, the
+ * reverse, and 1000 against 900) in MPI_Iallreduce, MPI_Ireduce_scatter_block and a
+ * persistent MPI_Allreduce_init started twice. Each start succeeds; each MPI_Wait must
+ * return on every rank with MPI_ERR_TRUNCATE (or MPI_ERR_OTHER: told by another member
+ * that the call failed), the receive buffer untouched; then the communicator works.
+ *
  * Peer toggles (set by tests/peer/run_nbc_peer.sh), each skipping what the peer leaves
  * undetected (MPI-4.1 Error Handling allows that; the call then does something
  * undefined):
  *   NBC_ERRORS_FREE_ACTIVE_UNCHECKED  Open MPI 4.1.4: on one rank, MPI_Request_free of an
  *       MPI_Ibarrier request that has not been completed by a test or wait succeeds.
+ *   NBC_ERRORS_REDUCTION_MISMATCH_UNCHECKED  MPICH 4.0.2 and Open MPI 4.1.4: different
+ *       counts in a reduction are not checked.
  * (Open MPI 4.1.4 has MPI_VERSION 3: the persistent cases are not compiled.)
  * Prints "nbc_errors: OK (N checks)" on rank 0.
  * Usage: nbc_errors */
@@ -42,6 +51,44 @@ static void expect_class(int rc, int want, int alt, const char* what) {
   const int c = cls_of(rc);
   EXPECT(rc != MPI_SUCCESS && (c == want || (alt >= 0 && c == alt)), "%s: returned %d (class %d), want class %d", what,
          rc, c, want);
+}
+
+/* Different counts: the last rank passes `other` ints, the rest `count`; kind 0
+ * MPI_Iallreduce, 1 MPI_Ireduce_scatter_block (counts per block: rounded to np), 2
+ * MPI_Allreduce_init started twice. */
+static void mismatch(int kind, int count, int other) {
+  enum { GUARD = 64, FILL = -7 };
+  int n = me == np - 1 ? other : count;
+  if (kind == 1) n -= n % np;
+  int* s = malloc(sizeof(int) * (size_t)n);
+  int* r = malloc(sizeof(int) * (size_t)(n + GUARD));
+  CHECK(s != NULL && r != NULL, "malloc");
+  for (int i = 0; i < n; ++i) s[i] = i;
+  for (int i = 0; i < n + GUARD; ++i) r[i] = FILL;
+  static const char* const names[3] = {"MPI_Iallreduce", "MPI_Ireduce_scatter_block", "MPI_Allreduce_init"};
+  char what[96];
+  snprintf(what, sizeof what, "%s of %d ints against %d", names[kind], count, other);
+  MPI_Request q = MPI_REQUEST_NULL;
+  int starts = 1;
+  if (kind == 0) CHECK_MPI(MPI_Iallreduce(s, r, n, MPI_INT, MPI_SUM, comm, &q));
+  if (kind == 1) CHECK_MPI(MPI_Ireduce_scatter_block(s, r, n / np, MPI_INT, MPI_SUM, comm, &q));
+#if MPI_VERSION >= 4
+  if (kind == 2) {
+    CHECK_MPI(MPI_Allreduce_init(s, r, n, MPI_INT, MPI_SUM, comm, MPI_INFO_NULL, &q));
+    starts = 2;
+  }
+#endif
+  for (int k = 0; k < starts && q != MPI_REQUEST_NULL; ++k) {
+    if (kind == 2) CHECK_MPI(MPI_Start(&q));
+    const int rc = MPI_Wait(&q, MPI_STATUS_IGNORE);
+    expect_class(rc, MPI_ERR_TRUNCATE, MPI_ERR_OTHER, what);
+    int i = 0;
+    while (i < n + GUARD && r[i] == FILL) ++i;
+    EXPECT(i == n + GUARD, "%s: rank %d's receive buffer changed at int %d", what, me, i);
+  }
+  if (kind == 2 && q != MPI_REQUEST_NULL) CHECK_MPI(MPI_Request_free(&q));
+  free(s);
+  free(r);
 }
 
 /* The communicator still works: an exact MPI_Iallreduce after each error. */
@@ -110,6 +157,16 @@ int main(int argc, char** argv) {
     still_works("MPI_Start of an active request");
   }
 #endif
+
+  if (np > 1 && getenv("NBC_ERRORS_REDUCTION_MISMATCH_UNCHECKED") == NULL) {
+    static const int pairs[3][2] = {{100000, 6000}, {6000, 100000}, {1000, 900}};
+    for (int kind = 0; kind < (MPI_VERSION >= 4 ? 3 : 2); ++kind) {
+      for (int p = 0; p < 3; ++p) {
+        mismatch(kind, pairs[p][0], pairs[p][1]);
+        still_works("different counts");
+      }
+    }
+  }
 
   /* MPI_Request_free of an active nonblocking collective request */
   if (!no_free_check) {
