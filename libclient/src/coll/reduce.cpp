@@ -291,9 +291,11 @@ void ack_streamed_input(Call& k, int r, bool result) {
   if ((rd.status & layout::kDescStreamed) == 0) return;
   if ((rd.status & layout::kDescBlocks) == 0) return ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
   const layout::PieceDesc* t = pieces(k, r);
-  for (int j : {k.me, result ? r : k.me}) {
+  auto ack_piece = [&](int j) {
     if ((t[j].stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(t[j].stream), t[j].bytes);
-  }
+  };
+  ack_piece(k.me);
+  if (result) ack_piece(r);
 }
 
 // Small (the input image fits kStageMax): every member stages its image (its slot, or
@@ -625,20 +627,17 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     const MPI_Count first = blocks.first(k.me);
     ok = fold_into(other, desc(k, other).addr2, first, blocks.count(k.me), res_img + g.at(first));
   } else if (shares && k.me != root) {
-    // The root's result: streamed, or exposed once the root is done folding.
-    ok = ready(root);
+    // The root's result: streamed, or exposed once the root is done folding (every
+    // member's post was checked above).
     const layout::CallDesc& rd = desc(k, root);
     const auto span = static_cast<std::uint64_t>(g.span(p.res_n));
-    if (ok && (rd.status & layout::kDescStreamed) != 0) {
+    if ((rd.status & layout::kDescStreamed) != 0) {
       const auto first = static_cast<std::uint32_t>(rd.value[0]);
       ok = stream_read(k, root, first, 0, res_img, static_cast<std::size_t>(std::min(span, rd.bytes)));
       ack_all(k, root, first, rd.bytes);
-    } else if (ok && span > 0) {
+    } else if (span > 0) {
       ok = wait_done(k, root, k.seq) && fetch(k, root, Source{nullptr, rd.addr2}, 0, res_img, span);
     }
-    // The root folded whatever it had: a member with invalid arguments fails the call
-    // here too.
-    for (int r = 0; r < k.n; ++r) ready(r);
   } else if (to_root) {
     if (shares && k.streaming) {
       res_src = res_img;
@@ -646,23 +645,18 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       res_bytes = static_cast<std::uint64_t>(in_span);
     }
     if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
-      bool all = true;
-      for (int r = p.lo; r <= p.hi; ++r) all = ready(r) && all;
-      // A member that folds the last part of the result (kDescHelps, same bytes): we fold
-      // the rest, then wait for its `done` (it reads our input, writes our result).
+      // (Every input's post was checked above.) A member that folds the last part of the
+      // result (kDescHelps, same bytes): we fold the rest, then wait for its `done` (it
+      // reads our input, writes our result).
       const int other = 1 - k.me;
-      const bool helped = can_help && all && offers(desc(k, other), layout::kDescHelps, in_span);
+      const bool helped = can_help && offers(desc(k, other), layout::kDescHelps, in_span);
       MPI_Count upto = p.res_n;
       if (helped) upto = std::min<MPI_Count>(static_cast<MPI_Count>(desc(k, other).bytes2), upto);
       auto after = [&](MPI_Count e) { return pump_folded(e, p.res_n); };
-      if (all) ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, upto, res_img, after);
+      ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, p.res_first, upto, res_img, after);
       for (int r = p.lo; r <= p.hi; ++r) ack_input(r);
       // Timed by the path the sender's input took (it may have read an older pick).
-      if (root_path.timed) {
-        const std::uint32_t st = desc(k, other).status;
-        root_path.stream = (st & layout::kDescStreamed) != 0;
-        if ((st & layout::kDescInvalid) != 0) root_path.timed = false;
-      }
+      if (root_path.timed) root_path.stream = (desc(k, other).status & layout::kDescStreamed) != 0;
       if (helped) {
         const bool waited = wait_done(k, other, k.seq);
         if (waited && desc(k, other).value[1] != static_cast<std::int64_t>(layout::kHelpWritten)) {
@@ -689,8 +683,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     // Reduce_scatter, scan, exscan: this rank's block or prefix; fold() reads the
     // exposed inputs chunk by chunk, so copying and combining overlap.
     // Split allreduce: the same for its block, then every member's block of the result.
-    bool all = true;
-    for (int r = 0; r < k.n && ok; ++r) all = ready(r) && all;
+    // (The posts this member reads were checked above; a scan member also reports an
+    // invalid member above it, as every member does.)
+    for (int r = 0; r < k.n && ok; ++r) ready(r);
     // (Our piece table is this call's only if we streamed: an exposing member's holds
     // an earlier call's pieces.)
     const layout::PieceDesc& mine = my_pieces(k)[k.me];
@@ -699,7 +694,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       res_chunk = static_cast<std::uint32_t>(mine.stream);
       res_bytes = mine.bytes;
     }
-    if (ok && (all || !split) && p.has_result && blk_n > 0 && p.hi >= p.lo) {
+    if (ok && p.has_result && blk_n > 0 && p.hi >= p.lo) {
       ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, blk_first, blk_n, blk_img,
                 [&](MPI_Count e) { return pump_folded(e, blk_n); });
     }
@@ -715,8 +710,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       }
     }
     for (int j = 0; split && ok && j < k.n; ++j) {
-      if (j == k.me || coll::invalid(desc(k, j))) continue;
-      ok = share_block(k, g, blocks, j, res_img);
+      if (j != k.me) ok = share_block(k, g, blocks, j, res_img);
     }
   }
   if (!finish(k)) return aborted(why);
