@@ -70,6 +70,10 @@ struct CommObj {
   std::vector<std::uint8_t> ring_mapped;  // members whose ring our mapping has populated
   coll::PathStats paths;  // stream or single copy, by measured call time (coll/path_choice.hpp)
   coll::NumaGroups numa;              // members by NUMA node (coll/numa_groups.hpp)
+  // The members pinned to this rank's core (coll/engine.cpp wait_arrivals), once
+  // mates_state is 1 (2: ranks are not pinned, so any member may need our core).
+  std::vector<int> core_mates;
+  std::uint8_t mates_state = 0;
   bool predefined = false;
 };
 

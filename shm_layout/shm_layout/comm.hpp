@@ -4,6 +4,7 @@
 //
 //   page 0            CommHeader
 //   page 1..          members: world rank and pid of each comm rank
+//   then              CallGate[kCallSlots]  (2 cache lines each)
 //   then              CommRank[n]  (4 + kCallSlots cache lines each)
 //   then              piece tables: per rank kCallSlots x n PieceDesc
 //   then              staging: per rank kCallSlots x kStageSlot bytes (page aligned)
@@ -32,7 +33,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 12;
+inline constexpr std::uint32_t kCommLayoutVersion = 13;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -132,6 +133,34 @@ enum class CollKind : std::uint32_t {
   reduce_scatter, scan, exscan, comm_create, other
 };
 
+// The arrivals of call seq in slot seq % kCallSlots, for the calls where every member
+// posts and waits for every other's post (coll/engine.cpp arrive, wait_arrivals; used
+// oversubscribed only). `count`: seq << 32 | members that have posted it, raised by each
+// member's post (a compare-and-swap: a word still tagged with an older call starts over
+// at 1). The member whose post makes it n, the opener, stores `release` = seq and wakes
+// its sleepers, so the other members sleep on one flag and are woken by one FUTEX_WAKE,
+// not by each poster in turn. A slot is reused only when every member is done with its
+// older call (reserve()), so no arrival of that call is still to come.
+// A small blocking allreduce's opener first folds the result for all (coll/reduce.cpp
+// shared_result), in line 0, which no other member writes once all have arrived:
+// `opened` = seq << 32 | its rank as it starts (a waiter on its core yields to it),
+// then the result inline when it fits, else in its staging slot at
+// kSharedResultOffset, then result_seq = seq and result_ok = 1 (0: it found an error,
+// and every member checks the posts for itself), then `release`. Waiters poll
+// `release` (line 1) meanwhile.
+struct alignas(kCacheLine) CallGate {
+  std::atomic<std::uint64_t> count;
+  std::atomic<std::uint64_t> opened;
+  std::uint32_t result_seq;
+  std::uint32_t result_ok;
+  std::byte result[40];
+  Flag release;
+};
+static_assert(sizeof(CallGate) == 2 * kCacheLine && offsetof(CallGate, release) == kCacheLine);
+static_assert(offsetof(CallGate, opened) == 8 && offsetof(CallGate, result_seq) == 16 && offsetof(CallGate, result) == 24);
+inline constexpr std::uint64_t kGateInlineBytes = sizeof(CallGate::result);
+inline constexpr std::uint64_t kSharedResultOffset = kStageSlot / 2;
+
 struct alignas(kCacheLine) CommRank {
   Flag posted;             // line 0: seq of the last call whose contribution is posted
   Flag done;               // line 1: seq of the last call this rank finished reading
@@ -184,9 +213,13 @@ struct alignas(kPage) CommHeader {
   std::uint64_t stage_slot;    // kStageSlot of the creator
   std::uint32_t context_id;    // job-unique
   std::int32_t creator_pid;
-  std::uint8_t pad[kPage - 72];
+  std::uint32_t flags;         // kComm* bits, set by the creator: every member sees the same
+  std::uint8_t pad[kPage - 76];
 };
-static_assert(sizeof(CommHeader) == kPage && offsetof(CommHeader, context_id) == 64);
+static_assert(sizeof(CommHeader) == kPage && offsetof(CommHeader, context_id) == 64 && offsetof(CommHeader, flags) == 72);
+// Members count arrivals in the call gates (CallGate) and the calls that wait for every
+// member's post sleep on them: set when the job is oversubscribed and n > 2.
+inline constexpr std::uint32_t kCommGated = 1;
 
 struct CommMember {
   std::int32_t world_rank;
@@ -198,12 +231,13 @@ constexpr std::uint64_t comm_round_up(std::uint64_t v, std::uint64_t a) { return
 
 // Offsets of a block for n members.
 struct CommGeometry {
-  std::uint64_t members, ranks, tables, table_stride, stage, stage_stride, acks, acks_stride, rings, total;
+  std::uint64_t members, gates, ranks, tables, table_stride, stage, stage_stride, acks, acks_stride, rings, total;
 };
 constexpr CommGeometry comm_geometry(std::uint32_t n) {
   CommGeometry g{};
   g.members = sizeof(CommHeader);
-  g.ranks = comm_round_up(g.members + std::uint64_t{n} * sizeof(CommMember), kPage);
+  g.gates = comm_round_up(g.members + std::uint64_t{n} * sizeof(CommMember), kCacheLine);
+  g.ranks = comm_round_up(g.gates + kCallSlots * sizeof(CallGate), kPage);
   g.tables = comm_round_up(g.ranks + std::uint64_t{n} * sizeof(CommRank), kPage);
   g.table_stride = comm_round_up(kCallSlots * std::uint64_t{n} * sizeof(PieceDesc), kCacheLine);
   g.stage = comm_round_up(g.tables + std::uint64_t{n} * g.table_stride, kPage);

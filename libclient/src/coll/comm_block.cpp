@@ -8,6 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "wait.hpp"
+
 namespace shmpi::client::coll {
 
 CommBlock* create_block(const std::vector<layout::CommMember>& members, std::uint32_t context_id, std::string& why) {
@@ -40,6 +42,10 @@ CommBlock* create_block(const std::vector<layout::CommMember>& members, std::uin
   h.stage_slot = layout::kStageSlot;
   h.context_id = context_id;
   h.creator_pid = static_cast<std::int32_t>(getpid());
+  // Oversubscribed, a call that waits for every member's post sleeps on its gate
+  // (engine.cpp wait_arrivals); with two members a gate is no fewer wakes than a flag.
+  b->gated = g_wait.oversubscribed && n > 2;
+  h.flags = b->gated ? layout::kCommGated : 0;
   for (std::uint32_t r = 0; r < n; ++r) {
     b->member(static_cast<int>(r)) = members[r];
     b->rank(static_cast<int>(r)).waiting_on.store(-1, std::memory_order_relaxed);
@@ -74,7 +80,8 @@ CommBlock* open_block(pid_t pid, int fd, std::string& why) {
     munmap(p, static_cast<std::size_t>(st.st_size));
     return nullptr;
   }
-  return new CommBlock{static_cast<std::byte*>(p), static_cast<std::size_t>(st.st_size), -1, h->size, g};
+  return new CommBlock{static_cast<std::byte*>(p), static_cast<std::size_t>(st.st_size), -1, h->size, g,
+                       (h->flags & layout::kCommGated) != 0};
 }
 
 void close_block(CommBlock* b) {

@@ -18,11 +18,13 @@ struct CommBlock {
   int fd = -1;  // the memfd, kept open by the creator (shmpi-dump opens it via /proc)
   std::uint32_t n = 0;
   layout::CommGeometry geo{};
+  bool gated = false;  // header().flags has kCommGated (read once: the header does not change)
 
   layout::CommHeader& header() const { return *reinterpret_cast<layout::CommHeader*>(base); }
   layout::CommMember& member(int r) const {
     return reinterpret_cast<layout::CommMember*>(base + geo.members)[r];
   }
+  layout::CallGate& gate(int slot) const { return reinterpret_cast<layout::CallGate*>(base + geo.gates)[slot]; }
   layout::CommRank& rank(int r) const { return reinterpret_cast<layout::CommRank*>(base + geo.ranks)[r]; }
   layout::PieceDesc* table(int r, int slot) const {
     return reinterpret_cast<layout::PieceDesc*>(base + geo.tables + static_cast<std::uint64_t>(r) * geo.table_stride) +

@@ -71,6 +71,11 @@ std::uint32_t take_seq(CommObj* c, layout::CollKind kind) {
 
 Call begin(CommObj* c, layout::CollKind kind) {
   Call k(c, g_taken_seq ? *std::exchange(g_taken_seq, std::nullopt) : take_seq(c, kind));
+  // Every member of these posts once in every path (post() is the only store of a
+  // descriptor's seq), and all of them wait for every post in their small paths.
+  using K = layout::CollKind;
+  k.gated = k.b->gated && (kind == K::barrier || kind == K::allgather || kind == K::alltoall ||
+                           kind == K::allreduce || kind == K::reduce_scatter);
   // Our own call seq - kCallSlots may still be in flight (a nonblocking one, nbc.hpp):
   // no call starts before it has finished, so every call finishes less than
   // kCallSlots past done_upto (publish_done) and our own slot is free for reserve().
@@ -226,6 +231,94 @@ bool reserve(Call& k) {
   return true;
 }
 
+namespace {
+// Counts our post in the call's gate; the last member's post opens it. acq_rel: the
+// opener's count has read every earlier poster's (their descriptors happen before its
+// `release` store, which the waiters acquire).
+// True if ours was the last post (the caller opens the gate, now or, deferred, later).
+bool arrive(Call& k) {
+  layout::CallGate& g = k.b->gate(k.slot);
+  const std::uint64_t tag = std::uint64_t{k.seq} << 32;
+  std::uint64_t w = g.count.load(std::memory_order_relaxed);
+  std::uint64_t next = 0;
+  do {
+    // A word of an older call in this slot: every member has finished that call
+    // (reserve()), so ours is its first arrival.
+    next = (w & ~std::uint64_t{0xffffffff}) == tag ? w + 1 : tag + 1;
+  } while (!g.count.compare_exchange_weak(w, next, std::memory_order_acq_rel, std::memory_order_relaxed));
+  return (next & 0xffffffff) == static_cast<std::uint64_t>(k.n);
+}
+}  // namespace
+
+// The members pinned to our core (CommObj::core_mates); false if ranks are not pinned.
+bool core_mates(CommObj* c) {
+  if (c->mates_state == 0) {
+    c->mates_state = g_rt.core < 0 ? 2 : 1;
+    for (int r = 0; r < c->size && g_rt.core >= 0; ++r) {
+      const int w = c->world_of[static_cast<std::size_t>(r)];
+      if (r != c->rank && g_rt.seg.slot(static_cast<std::uint32_t>(w)).core == g_rt.core) c->core_mates.push_back(r);
+    }
+  }
+  return c->mates_state == 1;
+}
+
+void open_gate(Call& k) {
+  k.opener = false;
+  signal_flag(k.b->gate(k.slot).release, k.seq);
+}
+
+namespace {
+bool sleep_on_gate(Call& k, bool until_open) {
+  layout::Flag& rel = k.b->gate(k.slot).release;
+  if (reached(rel.value.load(std::memory_order_acquire), k.seq)) return true;
+  // Never wait with a `done` held back (wait_for): a member may be waiting for it.
+  flush_done(k.comm);
+  // shmpi-dump shows the first member not yet posted (refreshed at every yield or
+  // spin below, so a waiter that goes to sleep names one that had not posted then).
+  int shown = -1;
+  auto first_missing = [&] {
+    int first = -1;
+    for (int r = 0; r < k.n && first < 0; ++r) {
+      if (k.b->rank(r).desc[k.slot].seq.load(std::memory_order_relaxed) != k.seq) first = r;
+    }
+    if (first != shown) k.mine->waiting_on.store(shown = first, std::memory_order_relaxed);
+    return first;
+  };
+  if (first_missing() < 0 && !until_open) {
+    k.mine->waiting_on.store(-1, std::memory_order_relaxed);
+    return true;  // all posted; the opener's release is on its way
+  }
+  // Yield only while a member pinned to our core has not posted: once they all wait,
+  // the missing posts come from other cores and a yield would only switch between
+  // waiters (as the world barrier, barrier.cpp central).
+  const bool known = core_mates(k.comm);
+  // Until a deferred opener opens: also while the opener folding for all is one of them.
+  auto core_needed = [&] {
+    first_missing();
+    if (!known) return true;
+    for (const int r : k.comm->core_mates) {
+      if (k.b->rank(r).desc[k.slot].seq.load(std::memory_order_acquire) != k.seq) return true;
+    }
+    if (!until_open) return false;
+    const std::uint64_t o = k.b->gate(k.slot).opened.load(std::memory_order_acquire);
+    if ((o >> 32) != k.seq) return false;
+    const auto& m = k.comm->core_mates;
+    return std::find(m.begin(), m.end(), static_cast<int>(o & 0xffffffff)) != m.end();
+  };
+  const bool ok = wait_flag(rel, k.seq, nullptr, core_needed, g_wait.coll_spin_limit);
+  k.mine->waiting_on.store(-1, std::memory_order_relaxed);
+  return ok;
+}
+}  // namespace
+
+bool wait_arrivals(Call& k) {
+  // Blocking calls only: a nonblocking call's rest runs when its posts are there
+  // (ready.cpp), and must not wait in here (a wait runs the progress engine).
+  return !k.gated || nonblocking_call() || sleep_on_gate(k, false);
+}
+
+bool wait_gate(Call& k) { return sleep_on_gate(k, true); }
+
 void post(Call& k) {
   if (k.exposed) my_desc(k).status |= layout::kDescExposed;
   my_desc(k).seq.store(k.seq, std::memory_order_release);
@@ -233,6 +326,15 @@ void post(Call& k) {
   // raises the flag by one, so that a reader waiting for it wakes (wait_posted).
   const std::uint32_t cur = k.mine->posted.value.load(std::memory_order_relaxed);
   signal_flag(k.mine->posted, static_cast<std::int32_t>(k.seq - cur) > 0 ? k.seq : cur + 1);
+  if (k.gated && arrive(k)) {
+    k.opener = true;
+    if (!k.defer_open) {
+      open_gate(k);
+    } else {
+      k.b->gate(k.slot).opened.store(std::uint64_t{k.seq} << 32 | static_cast<std::uint32_t>(k.me),
+                                     std::memory_order_release);
+    }
+  }
   // Our next call's descriptor line, and if this call staged, the first line of its
   // staging slot, were read by the members since we last wrote them: take them back
   // now, while the members read this call, not when we next post (2 ranks, streams of

@@ -24,6 +24,7 @@ namespace shmpi::client::coll {
 // for readers); larger ones are streamed or exposed (the writer waits until every
 // reader is done).
 inline constexpr std::uint64_t kStageMax = std::uint64_t{32} << 10;
+static_assert(kStageMax <= layout::kSharedResultOffset, "a shared result sits after the opener's staged input");
 
 // A call in which nobody exposed memory may leave its `done` unpublished, for up to
 // this many calls (publish_done): a rank that runs ahead (a gather sender, a bcast
@@ -70,6 +71,13 @@ struct Call {
   bool (*may_read)(const Call& k, int r) = nullptr;
   int reader_arg = 0;
   int error = MPI_SUCCESS;  // a class found while moving data (e.g. MPI_ERR_TRUNCATE)
+  // The call counts its posts in its slot's gate (comm.hpp CallGate): a gated
+  // communicator, and a kind whose every member posts and waits for every post.
+  bool gated = false;
+  // defer_open: the caller opens the gate itself (open_gate) once it has published a
+  // shared result; opener: this member's post was the last (set by post()).
+  bool defer_open = false;
+  bool opener = false;
   std::string why;
 };
 
@@ -98,6 +106,16 @@ bool posts_arrive(Call& k, int lo, int hi);
 // and yields or sleeps: wait_posted's spin phase (1 on a task, which yields at once).
 std::uint32_t post_spins();
 bool wait_posted(Call& k, int r);
+// A gated blocking call (Call::gated, not on a task) that needs every member's post:
+// sleeps on the gate until the last member has posted (one wake for all, instead of
+// one wait per member). Without a gate it returns at once; either way the caller then
+// checks each post (wait_posted) as before. False if the job was aborted.
+bool wait_arrivals(Call& k);
+// The same, but the gate's release alone ends the wait (a deferred opener publishes a
+// result before it opens): for a member that will read that result.
+bool wait_gate(Call& k);
+// A deferred opener (Call::defer_open, Call::opener) opens its gate: once per call.
+void open_gate(Call& k);
 bool wait_done(Call& k, int r, std::uint32_t target);
 // Waits for flag f (of rank r: shown in shmpi-dump) to reach target, suspending a
 // task instead of blocking. False if the job was aborted.

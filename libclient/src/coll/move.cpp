@@ -183,6 +183,7 @@ int barrier(CommObj* c, std::string& why, Part part) {
     post(k);
     if (part == Part::bounded && !posts_arrive(k, 0, k.n - 1)) return kPostedOnly;
   }
+  if (!wait_arrivals(k)) return aborted(why);
   for (int r = 0; r < k.n; ++r) {
     if (r != k.me && !wait_posted(k, r)) return aborted(why);
   }
@@ -454,7 +455,7 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
   contribute(k, mine);
   post(k);
   if (!in_place) local_copy(k, send, recv[k.me]);
-  bool ok = true;
+  bool ok = wait_arrivals(k);  // gated: one sleep until every member has posted
   for (int i = 1; i < k.n && ok; ++i) {
     const int r = (k.me + i) % k.n;  // start at different ranks: spreads the reads
     ok = wait_posted(k, r);
@@ -489,6 +490,9 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   post(k);
   if (interleaved) {
     if (in_place && !pump_pieces(k, out)) return aborted(why);
+    // Gated, nothing streamed: one sleep until every member has posted, then every
+    // piece is read in one pass (every member posted before its exchange: no deadlock).
+    if (!k.streaming && !wait_arrivals(k)) return aborted(why);
     const bool ok = exchange(k, in_place ? nullptr : out, recv);
     if (!job_aborted() && !in_place) local_copy(k, send[k.me], recv[k.me]);
     untimed_unless_followed(k, path);

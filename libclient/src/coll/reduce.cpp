@@ -298,21 +298,59 @@ void ack_streamed_input(Call& k, int r, bool result) {
   if (result) ack_piece(r);
 }
 
+// A gated allreduce's opener (comm.hpp CallGate): its result of `len` bytes for every
+// member (`ok` false: it found an error; each member then checks the posts itself),
+// then it opens the gate.
+void publish_shared(Call& k, bool ok, const std::byte* res_img, std::size_t len) {
+  layout::CallGate& gt = k.b->gate(k.slot);
+  if (ok) {
+    std::byte* to = len <= layout::kGateInlineBytes ? gt.result : k.b->stage(k.me, k.slot) + layout::kSharedResultOffset;
+    std::memcpy(to, res_img, len);
+  }
+  gt.result_seq = k.seq;
+  gt.result_ok = ok ? 1 : 0;
+  open_gate(k);  // release: the waiters acquire all of the above
+}
+
+// A member of a gated allreduce after the gate opened: the opener's result into
+// res_img. False if there is none (the opener found an error, or it took another
+// path: its count differs).
+bool take_shared(Call& k, std::byte* res_img, std::size_t len) {
+  const layout::CallGate& gt = k.b->gate(k.slot);
+  if (gt.result_seq != k.seq || gt.result_ok != 1) return false;
+  const auto opener = static_cast<int>(gt.opened.load(std::memory_order_relaxed) & 0xffffffff);
+  const std::byte* from =
+      len <= layout::kGateInlineBytes ? gt.result : k.b->stage(opener, k.slot) + layout::kSharedResultOffset;
+  std::memcpy(res_img, from, len);
+  return true;
+}
+
 // Small (the input image fits kStageMax): every member stages its image (its slot, or
 // its descriptor line) and folds, in rank order, the inputs its own result needs,
 // straight from the members' staging. Apart from the large cases below: a small call's
 // cost is this path's instructions. in_img and res_img as in reduce().
+// `shared`: an allreduce. On a gated communicator (oversubscribed) a blocking one is
+// folded once, by the member whose post was last, for all: the others sleep until it
+// opens the gate and copy its result (one fold instead of n, on the cores the n
+// members share; every member's result is the same bits either way).
 [[gnu::noinline]] int reduce_staged(Call& k, const Reducer& op, const Geometry& g, const Plan& p, const std::byte* in_img,
-                                    std::byte* res_img, MPI_Count in_span, bool in_place, Part part, std::string& why) {
+                                    std::byte* res_img, MPI_Count in_span, bool in_place, bool shared, Part part,
+                                    std::string& why) {
   if (part != Part::after_post) {
     // In place, the input is overwritten by results while others may read it.
     contribute_image(k, in_img, in_span, in_place);
     my_desc(k).addr2 = reinterpret_cast<std::uint64_t>(res_img);
+    k.defer_open = shared && k.gated && part == Part::whole && !nonblocking_call();
     post(k);
     // All this call waits for now are the posts of p.lo..p.hi (nbc.cpp posts_first).
     if (part == Part::bounded && !posts_arrive(k, p.lo, p.hi)) return kPostedOnly;
   }
   bool ok = true;
+  const auto len = static_cast<std::size_t>(g.span(p.res_n));
+  if (k.defer_open && !k.opener && p.res_n > 0) {
+    if (!wait_gate(k)) return aborted(why);
+    if (take_shared(k, res_img, len)) return finish(k) ? MPI_SUCCESS : aborted(why);
+  }
   if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
     // Inputs beyond the descriptor line sit in each member's slot: ask for their first
     // lines now, so that those misses overlap the descriptors' instead of following
@@ -322,6 +360,9 @@ void ack_streamed_input(Call& k, int r, bool result) {
         if (r != k.me) __builtin_prefetch(k.b->stage(r, k.slot));
       }
     }
+    // An allreduce or reduce_scatter member needs every post: on a gated communicator
+    // it sleeps until the last one (a no-op otherwise).
+    if (!k.opener && p.lo == 0 && p.hi == k.n - 1 && !wait_arrivals(k)) return aborted(why);
     // Every member's post is checked: an invalid one names its culprit, one of another
     // size (its count differs: it may have taken a large path and streamed) fails the
     // call; waits stop at an abort. Then every input is staged.
@@ -330,7 +371,6 @@ void ack_streamed_input(Call& k, int r, bool result) {
     // chunk, was half of a small call's cost).
     if (all) {
       const MPI_Count off = g.at(p.res_first);
-      const auto len = static_cast<std::size_t>(g.span(p.res_n));
       auto x = [&](int r) { return staged(k, r, desc(k, r)) + off; };
       if (p.hi == p.lo) {
         std::memcpy(res_img, x(p.hi), len);
@@ -340,8 +380,10 @@ void ack_streamed_input(Call& k, int r, bool result) {
         for (int r = p.hi - 2; r >= p.lo; --r) op.apply(x(r) - g.tlb, res_img - g.tlb, p.res_n);
       }
     }
+    if (k.opener) publish_shared(k, all && k.error == MPI_SUCCESS, res_img, len);
     for (int r = p.lo; r <= p.hi; ++r) ack_streamed_input(k, r, true);
   }
+  if (k.opener) open_gate(k);  // nothing to share (count 0): the gate must open all the same
   if (!finish(k)) return aborted(why);
   return ok && k.error == MPI_SUCCESS ? MPI_SUCCESS : result(k, ok, why);
 }
@@ -391,7 +433,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
   }
   if (static_cast<std::uint64_t>(in_span) <= kStageMax) {
-    const int rc = reduce_staged(k, op, g, p, in_img, res_img, in_span, in_place, part, why);
+    const int rc =
+        reduce_staged(k, op, g, p, in_img, res_img, in_span, in_place, kind == ReduceKind::allreduce, part, why);
     if (rc == MPI_SUCCESS && !direct && p.has_result && p.res_n > 0) {
       image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
     }
