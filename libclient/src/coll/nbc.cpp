@@ -270,6 +270,15 @@ bool watch_next(CollRequest& r) {
     r.task.watch = nullptr;
     return true;
   }
+  if (r.deferred == CollRequest::Deferred::poster && shares_result(r.plan)) {
+    // Once its gate opens every member has posted and the result is there to take.
+    layout::Flag& rel = r.plan.comm->block->gate(static_cast<int>(r.seq % layout::kCallSlots)).release;
+    if (reached(rel.value.load(std::memory_order_acquire), r.seq)) return false;
+    r.task.wait = &rel;
+    r.task.target = r.seq;
+    r.task.watch = nullptr;
+    return true;
+  }
   const int m = missing_post(r.plan, r.seq);
   if (m < 0) return false;
   const PostOf w = post_of(r.plan, m, r.seq);

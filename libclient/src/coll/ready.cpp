@@ -127,6 +127,11 @@ bool posts_first(const Plan& p) {
   return reserved(next_call(p, p.comm->seq + 1));
 }
 
+bool shares_result(const Plan& p) {
+  return p.kind == PlanKind::reduce && p.rkind == ReduceKind::allreduce && p.comm->block != nullptr &&
+         p.comm->block->gated && p.count > 0 && reduce_folds(p).staged;
+}
+
 int missing_post(const Plan& p, std::uint32_t seq) {
   const Next x = next_call(p, seq);
   int lo = p.root, hi = p.root;  // bcast, scatter: the root

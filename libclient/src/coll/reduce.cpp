@@ -316,7 +316,8 @@ void publish_shared(Call& k, bool ok, const std::byte* res_img, std::size_t len)
 // res_img. False if there is none (the opener found an error, or it took another
 // path: its count differs).
 bool take_shared(Call& k, std::byte* res_img, std::size_t len) {
-  const layout::CallGate& gt = k.b->gate(k.slot);
+  layout::CallGate& gt = k.b->gate(k.slot);
+  if (!reached(gt.release.value.load(std::memory_order_acquire), k.seq)) return false;  // not yet
   if (gt.result_seq != k.seq || gt.result_ok != 1) return false;
   const auto opener = static_cast<int>(gt.opened.load(std::memory_order_relaxed) & 0xffffffff);
   const std::byte* from =
@@ -329,26 +330,32 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t len) {
 // its descriptor line) and folds, in rank order, the inputs its own result needs,
 // straight from the members' staging. Apart from the large cases below: a small call's
 // cost is this path's instructions. in_img and res_img as in reduce().
-// `shared`: an allreduce. On a gated communicator (oversubscribed) a blocking one is
-// folded once, by the member whose post was last, for all: the others sleep until it
-// opens the gate and copy its result (one fold instead of n, on the cores the n
-// members share; every member's result is the same bits either way).
+// `shared`: an allreduce. On a gated communicator (oversubscribed) it is folded once,
+// by the member whose post was last (it has every input then, also at the issue of a
+// nonblocking call), for all: the others copy its result (one fold instead of n, on
+// the cores the n members share; every member's result is the same bits either way).
+// A blocking member sleeps until the gate opens; a nonblocking one never waits for
+// it: if the result is not there yet when its posts are, it folds for itself.
 [[gnu::noinline]] int reduce_staged(Call& k, const Reducer& op, const Geometry& g, const Plan& p, const std::byte* in_img,
                                     std::byte* res_img, MPI_Count in_span, bool in_place, bool shared, Part part,
                                     std::string& why) {
+  k.defer_open = shared && k.gated;
   if (part != Part::after_post) {
     // In place, the input is overwritten by results while others may read it.
     contribute_image(k, in_img, in_span, in_place);
     my_desc(k).addr2 = reinterpret_cast<std::uint64_t>(res_img);
-    k.defer_open = shared && k.gated && part == Part::whole && !nonblocking_call();
     post(k);
     // All this call waits for now are the posts of p.lo..p.hi (nbc.cpp posts_first).
-    if (part == Part::bounded && !posts_arrive(k, p.lo, p.hi)) return kPostedOnly;
+    // (An opener has them all and goes on; were it ever to stop here, it opens first.)
+    if (part == Part::bounded && !posts_arrive(k, p.lo, p.hi)) {
+      if (k.opener) open_gate(k);
+      return kPostedOnly;
+    }
   }
   bool ok = true;
   const auto len = static_cast<std::size_t>(g.span(p.res_n));
   if (k.defer_open && !k.opener && p.res_n > 0) {
-    if (!wait_gate(k)) return aborted(why);
+    if (!nonblocking_call() && !wait_gate(k)) return aborted(why);
     if (take_shared(k, res_img, len)) return finish(k) ? MPI_SUCCESS : aborted(why);
   }
   if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
