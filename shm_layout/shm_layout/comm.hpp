@@ -9,6 +9,7 @@
 //   then              piece tables: per rank kCallSlots x n PieceDesc
 //   then              staging: per rank kCallSlots x kStageSlot bytes (page aligned)
 //   then              stream acks: per rank n Flags (its ack of each member's stream)
+//   then              shared results: kCallSlots x kSharedResultBytes (page aligned; CallGate)
 //   then              stream rings: per rank kStreamRing bytes (page aligned)
 //
 // Protocol (docs/collectives.md): every collective call on the communicator has a
@@ -144,8 +145,10 @@ enum class CollKind : std::uint32_t {
 // A small blocking allreduce's opener first folds the result for all (coll/reduce.cpp
 // shared_result), in line 0, which no other member writes once all have arrived:
 // `opened` = seq << 32 | its rank as it starts (a waiter on its core yields to it),
-// then the result inline when it fits, else in its staging slot at
-// kSharedResultOffset, then result_seq = seq and result_ok = 1 (0: it found an error,
+// then the result inline when it fits, else in the communicator's shared result area
+// of the slot (`results`: written by whichever member opens a call of that slot;
+// reserve() orders it after every member finished the slot's older call), then
+// result_seq = seq and result_ok = 1 (0: it found an error,
 // and every member checks the posts for itself), then `release`. Waiters poll
 // `release` (line 1) meanwhile.
 struct alignas(kCacheLine) CallGate {
@@ -159,7 +162,7 @@ struct alignas(kCacheLine) CallGate {
 static_assert(sizeof(CallGate) == 2 * kCacheLine && offsetof(CallGate, release) == kCacheLine);
 static_assert(offsetof(CallGate, opened) == 8 && offsetof(CallGate, result_seq) == 16 && offsetof(CallGate, result) == 24);
 inline constexpr std::uint64_t kGateInlineBytes = sizeof(CallGate::result);
-inline constexpr std::uint64_t kSharedResultOffset = kStageSlot / 2;
+inline constexpr std::uint64_t kSharedResultBytes = std::uint64_t{32} << 10;  // per slot
 
 struct alignas(kCacheLine) CommRank {
   Flag posted;             // line 0: seq of the last call whose contribution is posted
@@ -231,7 +234,8 @@ constexpr std::uint64_t comm_round_up(std::uint64_t v, std::uint64_t a) { return
 
 // Offsets of a block for n members.
 struct CommGeometry {
-  std::uint64_t members, gates, ranks, tables, table_stride, stage, stage_stride, acks, acks_stride, rings, total;
+  std::uint64_t members, gates, ranks, tables, table_stride, stage, stage_stride, acks, acks_stride, results, rings,
+      total;
 };
 constexpr CommGeometry comm_geometry(std::uint32_t n) {
   CommGeometry g{};
@@ -244,7 +248,8 @@ constexpr CommGeometry comm_geometry(std::uint32_t n) {
   g.stage_stride = kCallSlots * kStageSlot;
   g.acks = g.stage + std::uint64_t{n} * g.stage_stride;
   g.acks_stride = std::uint64_t{n} * sizeof(Flag);
-  g.rings = comm_round_up(g.acks + std::uint64_t{n} * g.acks_stride, kPage);
+  g.results = comm_round_up(g.acks + std::uint64_t{n} * g.acks_stride, kPage);
+  g.rings = g.results + kCallSlots * kSharedResultBytes;
   g.total = g.rings + std::uint64_t{n} * kStreamRing;
   return g;
 }

@@ -38,6 +38,10 @@ struct CommBlock {
   layout::Flag& ack(int r, int w) const {
     return reinterpret_cast<layout::Flag*>(base + geo.acks + static_cast<std::uint64_t>(r) * geo.acks_stride)[w];
   }
+  // The shared result of a gated allreduce in slot `slot` (comm.hpp CallGate).
+  std::byte* shared_result(int slot) const {
+    return base + geo.results + static_cast<std::uint64_t>(slot) * layout::kSharedResultBytes;
+  }
   std::byte* ring(int r) const { return base + geo.rings + static_cast<std::uint64_t>(r) * layout::kStreamRing; }
 };
 

@@ -24,7 +24,7 @@ namespace shmpi::client::coll {
 // for readers); larger ones are streamed or exposed (the writer waits until every
 // reader is done).
 inline constexpr std::uint64_t kStageMax = std::uint64_t{32} << 10;
-static_assert(kStageMax <= layout::kSharedResultOffset, "a shared result sits after the opener's staged input");
+static_assert(kStageMax <= layout::kSharedResultBytes, "a small allreduce's result fits the shared result area");
 
 // A call in which nobody exposed memory may leave its `done` unpublished, for up to
 // this many calls (publish_done): a rank that runs ahead (a gather sender, a bcast

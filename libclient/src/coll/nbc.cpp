@@ -259,6 +259,16 @@ int run_posting(Plan& p, std::string& why) {
 }
 
 namespace {
+// A deferred member of an allreduce whose opener folds for all (ready.hpp
+// shares_result): it runs once the gate is open, not as soon as the posts are there,
+// else it would fold the same inputs again beside the opener.
+bool awaits_gate(const CollRequest& r) {
+  return r.deferred == CollRequest::Deferred::poster && shares_result(r.plan);
+}
+layout::Flag& gate_of(const CollRequest& r) {
+  return r.plan.comm->block->gate(static_cast<int>(r.seq % layout::kCallSlots)).release;
+}
+
 // Points the deferred call's wait at what it needs next: a member's `done` (a sender),
 // else a member's post. False if nothing is missing.
 bool watch_next(CollRequest& r) {
@@ -270,9 +280,9 @@ bool watch_next(CollRequest& r) {
     r.task.watch = nullptr;
     return true;
   }
-  if (r.deferred == CollRequest::Deferred::poster && shares_result(r.plan)) {
+  if (awaits_gate(r)) {
     // Once its gate opens every member has posted and the result is there to take.
-    layout::Flag& rel = r.plan.comm->block->gate(static_cast<int>(r.seq % layout::kCallSlots)).release;
+    layout::Flag& rel = gate_of(r);
     if (reached(rel.value.load(std::memory_order_acquire), r.seq)) return false;
     r.task.wait = &rel;
     r.task.target = r.seq;
@@ -343,7 +353,8 @@ namespace {
 // still misses a post or a `done` it waits for first stays deferred. True if it
 // finished.
 bool run_deferred(CollRequest& r) {
-  const bool through = runs_through(r.plan, r.seq);
+  const bool through = runs_through(r.plan, r.seq) &&
+                       (!awaits_gate(r) || reached(gate_of(r).value.load(std::memory_order_acquire), r.seq));
   if (!through && !job_aborted() && watch_next(r)) return false;
   const bool posted = r.deferred == CollRequest::Deferred::poster;
   r.deferred = CollRequest::Deferred::no;

@@ -304,7 +304,7 @@ void ack_streamed_input(Call& k, int r, bool result) {
 void publish_shared(Call& k, bool ok, const std::byte* res_img, std::size_t len) {
   layout::CallGate& gt = k.b->gate(k.slot);
   if (ok) {
-    std::byte* to = len <= layout::kGateInlineBytes ? gt.result : k.b->stage(k.me, k.slot) + layout::kSharedResultOffset;
+    std::byte* to = len <= layout::kGateInlineBytes ? gt.result : k.b->shared_result(k.slot);
     std::memcpy(to, res_img, len);
   }
   gt.result_seq = k.seq;
@@ -319,9 +319,7 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t len) {
   layout::CallGate& gt = k.b->gate(k.slot);
   if (!reached(gt.release.value.load(std::memory_order_acquire), k.seq)) return false;  // not yet
   if (gt.result_seq != k.seq || gt.result_ok != 1) return false;
-  const auto opener = static_cast<int>(gt.opened.load(std::memory_order_relaxed) & 0xffffffff);
-  const std::byte* from =
-      len <= layout::kGateInlineBytes ? gt.result : k.b->stage(opener, k.slot) + layout::kSharedResultOffset;
+  const std::byte* from = len <= layout::kGateInlineBytes ? gt.result : k.b->shared_result(k.slot);
   std::memcpy(res_img, from, len);
   return true;
 }
