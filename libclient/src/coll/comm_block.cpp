@@ -6,11 +6,28 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #include "wait.hpp"
 
 namespace shmpi::client::coll {
+
+namespace {
+// SHMPI_COLL_GATE=on|off: gate every communicator of more than two members, or none,
+// whatever the CPU count (tests cover both ways on any machine; benchmarks compare).
+// Read by each creator: the header carries its choice to the members.
+bool gate_communicator(std::uint32_t n) {
+  static const int forced = [] {
+    const char* s = std::getenv("SHMPI_COLL_GATE");
+    if (s == nullptr) return -1;
+    if (std::strcmp(s, "on") == 0) return 1;
+    if (std::strcmp(s, "off") == 0) return 0;
+    return -1;
+  }();
+  return n > 2 && (forced >= 0 ? forced == 1 : g_wait.oversubscribed);
+}
+}  // namespace
 
 CommBlock* create_block(const std::vector<layout::CommMember>& members, std::uint32_t context_id, std::string& why) {
   const auto n = static_cast<std::uint32_t>(members.size());
@@ -44,7 +61,7 @@ CommBlock* create_block(const std::vector<layout::CommMember>& members, std::uin
   h.creator_pid = static_cast<std::int32_t>(getpid());
   // Oversubscribed, a call that waits for every member's post sleeps on its gate
   // (engine.cpp wait_arrivals); with two members a gate is no fewer wakes than a flag.
-  b->gated = g_wait.oversubscribed && n > 2;
+  b->gated = gate_communicator(n);
   h.flags = b->gated ? layout::kCommGated : 0;
   for (std::uint32_t r = 0; r < n; ++r) {
     b->member(static_cast<int>(r)) = members[r];
