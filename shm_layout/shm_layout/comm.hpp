@@ -135,15 +135,15 @@ enum class CollKind : std::uint32_t {
 };
 
 // The arrivals of call seq in slot seq % kCallSlots, for the calls where every member
-// posts and waits for every other's post (coll/engine.cpp arrive, wait_arrivals; used
-// oversubscribed only). `count`: seq << 32 | members that have posted it, raised by each
+// posts and waits for every other's post (coll/engine.cpp arrive, wait_arrivals; on a
+// communicator whose header has kCommGated only). `count`: seq << 32 | members that have posted it, raised by each
 // member's post (a compare-and-swap: a word still tagged with an older call starts over
 // at 1). The member whose post makes it n, the opener, stores `release` = seq and wakes
 // its sleepers, so the other members sleep on one flag and are woken by one FUTEX_WAKE,
 // not by each poster in turn. A slot is reused only when every member is done with its
 // older call (reserve()), so no arrival of that call is still to come.
-// A small blocking allreduce's opener first folds the result for all (coll/reduce.cpp
-// shared_result), in line 0, which no other member writes once all have arrived:
+// A small allreduce's opener (blocking or not) first folds the result for all
+// (coll/reduce.cpp publish_shared, take_shared), in line 0, which no other member writes once all have arrived:
 // `opened` = seq << 32 | its rank as it starts (a waiter on its core yields to it),
 // then the result inline when it fits, else in the communicator's shared result area
 // of the slot (`results`: written by whichever member opens a call of that slot;
@@ -221,7 +221,8 @@ struct alignas(kPage) CommHeader {
 };
 static_assert(sizeof(CommHeader) == kPage && offsetof(CommHeader, context_id) == 64 && offsetof(CommHeader, flags) == 72);
 // Members count arrivals in the call gates (CallGate) and the calls that wait for every
-// member's post sleep on them: set when the job is oversubscribed and n > 2.
+// member's post sleep on them: set when the job is oversubscribed and n > 2
+// (SHMPI_COLL_GATE=on|off overrides; coll/comm_block.cpp).
 inline constexpr std::uint32_t kCommGated = 1;
 
 struct CommMember {
