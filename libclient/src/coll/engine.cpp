@@ -279,7 +279,7 @@ bool sleep_on_gate(Call& k, bool until_open) {
   auto first_missing = [&] {
     int first = -1;
     for (int r = 0; r < k.n && first < 0; ++r) {
-      if (k.b->rank(r).desc[k.slot].seq.load(std::memory_order_relaxed) != k.seq) first = r;
+      if (!posted_now(k, r)) first = r;
     }
     if (first != shown) k.mine->waiting_on.store(shown = first, std::memory_order_relaxed);
     return first;
@@ -297,7 +297,7 @@ bool sleep_on_gate(Call& k, bool until_open) {
     first_missing();
     if (!known) return true;
     for (const int r : k.comm->core_mates) {
-      if (k.b->rank(r).desc[k.slot].seq.load(std::memory_order_acquire) != k.seq) return true;
+      if (!posted_now(k, r)) return true;
     }
     if (!until_open) return false;
     const std::uint64_t o = k.b->gate(k.slot).opened.load(std::memory_order_acquire);

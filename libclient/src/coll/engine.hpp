@@ -126,6 +126,8 @@ bool reserve(Call& k);
 // (Inline, as the other one-line accessors here: each is used several times a call.)
 inline layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.slot]; }
 inline layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.slot]; }
+// Whether member r's descriptor of the call is posted (one acquire load, no wait).
+inline bool posted_now(const Call& k, int r) { return desc(k, r).seq.load(std::memory_order_acquire) == k.seq; }
 inline layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.slot); }
 inline const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.slot); }
 inline std::byte* my_stage(Call& k) {

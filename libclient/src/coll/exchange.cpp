@@ -21,8 +21,6 @@ struct Incoming {
   std::uint64_t bytes, room;          // its size, and what fits our buffer
 };
 
-bool posted_now(const Call& k, int r) { return desc(k, r).seq.load(std::memory_order_acquire) == k.seq; }
-
 // Our streamed pieces, pumped in chunk order.
 struct Outgoing {
   const Buf* send = nullptr;
