@@ -475,6 +475,13 @@ Source piece_from(const Call& k, int r, std::uint64_t& bytes) {
   return source(k, r, p);
 }
 
+void prefetch_next_staged(const Call& k, int r, const Source& src) {
+  const auto at = reinterpret_cast<std::uintptr_t>(src.staged);
+  const auto here = reinterpret_cast<std::uintptr_t>(k.b->stage(r, k.slot));
+  if (at < here || at >= here + layout::kStageSlot) return;
+  prefetch_for_read(k.b->stage(r, (k.slot + 1) % layout::kCallSlots) + (at - here));
+}
+
 bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len) {
   if (len == 0) return true;
   if (src.stream != 0) {
