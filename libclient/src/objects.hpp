@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,9 +72,10 @@ struct CommObj {
   coll::PathStats paths;  // stream or single copy, by measured call time (coll/path_choice.hpp)
   coll::NumaGroups numa;              // members by NUMA node (coll/numa_groups.hpp)
   // The members pinned to this rank's core (coll/engine.cpp wait_arrivals), once
-  // mates_state is 1 (2: ranks are not pinned, so any member may need our core).
+  // mates_pinned is true; false: ranks are not pinned, so any member may need our core;
+  // empty: not looked up yet.
   std::vector<int> core_mates;
-  std::uint8_t mates_state = 0;
+  std::optional<bool> mates_pinned;
   bool predefined = false;
 };
 

@@ -252,14 +252,14 @@ bool arrive(Call& k) {
 
 // The members pinned to our core (CommObj::core_mates); false if ranks are not pinned.
 bool core_mates(CommObj* c) {
-  if (c->mates_state == 0) {
-    c->mates_state = g_rt.core < 0 ? 2 : 1;
+  if (!c->mates_pinned) {
+    c->mates_pinned = g_rt.core >= 0;
     for (int r = 0; r < c->size && g_rt.core >= 0; ++r) {
       const int w = c->world_of[static_cast<std::size_t>(r)];
       if (r != c->rank && g_rt.seg.slot(static_cast<std::uint32_t>(w)).core == g_rt.core) c->core_mates.push_back(r);
     }
   }
-  return c->mates_state == 1;
+  return *c->mates_pinned;
 }
 
 void open_gate(Call& k) {
@@ -273,37 +273,39 @@ bool sleep_on_gate(Call& k, bool until_open) {
   if (reached(rel.value.load(std::memory_order_acquire), k.seq)) return true;
   // Never wait with a `done` held back (wait_for): a member may be waiting for it.
   flush_done(k.comm);
-  // shmpi-dump shows the first member not yet posted (refreshed at every yield or
-  // spin below, so a waiter that goes to sleep names one that had not posted then).
-  int shown = -1;
-  auto first_missing = [&] {
-    int first = -1;
-    for (int r = 0; r < k.n && first < 0; ++r) {
-      if (!posted_now(k, r)) first = r;
-    }
-    if (first != shown) k.mine->waiting_on.store(shown = first, std::memory_order_relaxed);
-    return first;
-  };
-  if (first_missing() < 0 && !until_open) {
-    k.mine->waiting_on.store(-1, std::memory_order_relaxed);
-    return true;  // all posted; the opener's release is on its way
-  }
   // Yield only while a member pinned to our core has not posted: once they all wait,
   // the missing posts come from other cores and a yield would only switch between
   // waiters (as the world barrier, barrier.cpp central).
   const bool known = core_mates(k.comm);
+  const std::vector<int>& mates = k.comm->core_mates;
+  // One pass over the posts: shows the first member not yet posted (for shmpi-dump;
+  // refreshed at every yield or spin below, so a waiter that goes to sleep names one
+  // that had not posted then) and returns whether a missing one is pinned to our core
+  // (any missing one if ranks are not pinned). `missing`: whether any is.
+  int shown = -1;
+  auto scan = [&](bool& missing) {
+    int first = 0;
+    while (first < k.n && posted_now(k, first)) ++first;
+    missing = first < k.n;
+    if (!missing) first = -1;
+    if (first != shown) k.mine->waiting_on.store(shown = first, std::memory_order_relaxed);
+    if (!missing || !known) return missing;
+    // The mates before `first` have posted (just read).
+    return std::any_of(mates.begin(), mates.end(), [&](int r) { return r >= first && !posted_now(k, r); });
+  };
+  bool missing = false;
+  (void)scan(missing);
+  if (!missing && !until_open) {
+    k.mine->waiting_on.store(-1, std::memory_order_relaxed);
+    return true;  // all posted; the opener's release is on its way
+  }
   // Until a deferred opener opens: also while the opener folding for all is one of them.
   auto core_needed = [&] {
-    first_missing();
-    if (!known) return true;
-    for (const int r : k.comm->core_mates) {
-      if (!posted_now(k, r)) return true;
-    }
+    if (scan(missing) || !known) return true;
     if (!until_open) return false;
     const std::uint64_t o = k.b->gate(k.slot).opened.load(std::memory_order_acquire);
     if ((o >> 32) != k.seq) return false;
-    const auto& m = k.comm->core_mates;
-    return std::find(m.begin(), m.end(), static_cast<int>(o & 0xffffffff)) != m.end();
+    return std::find(mates.begin(), mates.end(), static_cast<int>(o & 0xffffffff)) != mates.end();
   };
   const bool ok = wait_flag(rel, k.seq, nullptr, core_needed, g_wait.coll_spin_limit);
   k.mine->waiting_on.store(-1, std::memory_order_relaxed);
