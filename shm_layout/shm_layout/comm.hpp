@@ -34,7 +34,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 13;
+inline constexpr std::uint32_t kCommLayoutVersion = 14;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -142,8 +142,9 @@ enum class CollKind : std::uint32_t {
 // its sleepers, so the other members sleep on one flag and are woken by one FUTEX_WAKE,
 // not by each poster in turn. A slot is reused only when every member is done with its
 // older call (reserve()), so no arrival of that call is still to come.
-// A small allreduce's opener (blocking or not) first folds the result for all
-// (coll/reduce.cpp publish_shared, take_shared), in line 0, which no other member writes once all have arrived:
+// A small allreduce's or reduce_scatter's opener (blocking or not) first folds the
+// whole result for all (coll/reduce.cpp publish_shared, take_shared; each member takes
+// its block of it), in line 0, which no other member writes once all have arrived:
 // `opened` = seq << 32 | its rank as it starts (a waiter on its core yields to it),
 // then the result inline when it fits, else in the communicator's shared result area
 // of the slot (`results`: written by whichever member opens a call of that slot;

@@ -45,6 +45,16 @@ enum class ReduceKind { reduce, allreduce, reduce_scatter, scan, exscan };
 // What the communicator's block (and shmpi-dump) calls a call of this kind.
 layout::CollKind coll_kind(ReduceKind kind);
 
+// A staged call of this kind and input image that, on a gated communicator, its
+// opener folds once for all (reduce.cpp reduce_staged; ready.cpp shares_result): an
+// allreduce (each member would fold the whole vector), a reduce_scatter up to 4 KiB
+// (each would fold only its block: beyond that, one member folding all of them while
+// the others wait costs more; 8 ranks on 2 cores, MPI_Reduce_scatter_block, blocks of
+// 8 B: 9.5 -> 8.6 us, 512 B: 12.6 -> 12.1, 4 KiB: 27.9 -> 36.0).
+inline bool folds_shared(ReduceKind kind, std::uint64_t in_span) {
+  return kind == ReduceKind::allreduce || (kind == ReduceKind::reduce_scatter && in_span <= (std::uint64_t{4} << 10));
+}
+
 // One routine for the reduce family. send/recv are the user's buffers (in_place: the
 // input is in recv); counts: per-rank block counts for reduce_scatter (n entries), else
 // nullptr with `count` elements everywhere. Elements are combined in rank order

@@ -78,6 +78,7 @@ bool pieces_staged(const std::vector<Buf>& send, int skip) {
 struct Folds {
   bool staged;
   int lo, hi;
+  MPI_Count span;  // the input image's bytes
 };
 Folds reduce_folds(const Plan& p) {
   const int me = p.comm->rank, n = p.comm->size;
@@ -87,7 +88,8 @@ Folds reduce_folds(const Plan& p) {
     for (MPI_Count m : p.counts) total += m;
     mine = p.counts[static_cast<std::size_t>(me)];
   }
-  Folds f{staged(geometry(*p.reducer.type).span(total)), 0, -1};
+  const MPI_Count span = geometry(*p.reducer.type).span(total);
+  Folds f{staged(span), 0, -1, span};
   if (mine <= 0) return f;  // no result to fold: nothing read
   switch (p.rkind) {
     case ReduceKind::reduce: f.hi = me == p.root ? n - 1 : -1; break;
@@ -128,8 +130,9 @@ bool posts_first(const Plan& p) {
 }
 
 bool shares_result(const Plan& p) {
-  return p.kind == PlanKind::reduce && p.rkind == ReduceKind::allreduce && p.comm->block != nullptr &&
-         p.comm->block->gated && p.count > 0 && reduce_folds(p).staged;
+  if (p.kind != PlanKind::reduce || p.comm->block == nullptr || !p.comm->block->gated) return false;
+  const Folds f = reduce_folds(p);
+  return f.staged && f.hi >= f.lo && folds_shared(p.rkind, static_cast<std::uint64_t>(f.span));
 }
 
 int missing_post(const Plan& p, std::uint32_t seq) {

@@ -42,9 +42,10 @@ int missing_done(const Plan& p, std::uint32_t seq);
 bool root_post_arrives(const Plan& p);
 // For such a call numbered `seq`: the first member whose post it still waits for, or -1.
 int missing_post(const Plan& p, std::uint32_t seq);
-// A staged allreduce on a gated communicator: its opener folds the result for all and
-// then opens the call's gate (reduce.cpp reduce_staged), so a member whose posts are
-// missing waits for that one flag.
+// A staged allreduce or reduce_scatter (with a block of its own to take) on a gated
+// communicator: its opener folds the result for all and then opens the call's gate
+// (reduce.cpp reduce_staged), so a member whose posts are missing waits for that one
+// flag.
 bool shares_result(const Plan& p);
 // Member r's `posted` flag (to sleep on) and descriptor word of call `seq` (to watch).
 struct PostOf {

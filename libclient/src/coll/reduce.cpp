@@ -298,29 +298,31 @@ void ack_streamed_input(Call& k, int r, bool result) {
   if (result) ack_piece(r);
 }
 
-// A gated allreduce's opener (comm.hpp CallGate): its result of `len` bytes for every
-// member (`ok` false: it found an error; each member then checks the posts itself),
-// then it opens the gate.
-void publish_shared(Call& k, bool ok, const std::byte* res_img, std::size_t len) {
+// Where a gated call's shared result of `len` bytes lives (comm.hpp CallGate): in the
+// gate's line up to kGateInlineBytes, else in the slot's shared result area.
+std::byte* shared_area(const Call& k, std::size_t len) {
   layout::CallGate& gt = k.b->gate(k.slot);
-  if (ok) {
-    std::byte* to = len <= layout::kGateInlineBytes ? gt.result : k.b->shared_result(k.slot);
-    std::memcpy(to, res_img, len);
-  }
+  return len <= layout::kGateInlineBytes ? gt.result : k.b->shared_result(k.slot);
+}
+
+// A gated call's opener, after it folded the whole result into shared_area (`ok`
+// false: it found an error, and each member then checks the posts itself): says
+// whether there is a result, and opens the gate.
+void publish_shared(Call& k, bool ok) {
+  layout::CallGate& gt = k.b->gate(k.slot);
   gt.result_seq = k.seq;
   gt.result_ok = ok ? 1 : 0;
   open_gate(k);  // release: the waiters acquire all of the above
 }
 
-// A member of a gated allreduce after the gate opened: the opener's result into
-// res_img. False if there is none (the opener found an error, or it took another
-// path: its count differs).
-bool take_shared(Call& k, std::byte* res_img, std::size_t len) {
+// A member of a gated call after the gate opened: `len` bytes at `off` of the opener's
+// result of `full` bytes into res_img. False if there is none (the opener found an
+// error, had no block of its own to fold, or took another path: its count differs).
+bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off, std::size_t len) {
   layout::CallGate& gt = k.b->gate(k.slot);
   if (!reached(gt.release.value.load(std::memory_order_acquire), k.seq)) return false;  // not yet
   if (gt.result_seq != k.seq || gt.result_ok != 1) return false;
-  const std::byte* from = len <= layout::kGateInlineBytes ? gt.result : k.b->shared_result(k.slot);
-  std::memcpy(res_img, from, len);
+  std::memcpy(res_img, shared_area(k, full) + off, len);
   return true;
 }
 
@@ -328,10 +330,12 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t len) {
 // its descriptor line) and folds, in rank order, the inputs its own result needs,
 // straight from the members' staging. Apart from the large cases below: a small call's
 // cost is this path's instructions. in_img and res_img as in reduce().
-// `shared`: an allreduce. On a gated communicator (oversubscribed) it is folded once,
-// by the member whose post was last (it has every input then, also at the issue of a
-// nonblocking call), for all: the others copy its result (one fold instead of n, on
-// the cores the n members share; every member's result is the same bits either way).
+// `shared`: folds_shared() says so. On a gated communicator (oversubscribed)
+// the whole vector is folded once, by the member whose post was last (it has every
+// input then, also at the issue of a nonblocking call), for all: the others copy their
+// block of it (one fold instead of n, on the cores the n members share; every result
+// is the same bits either way, folded in the same order). An opener with no block of
+// its own (a reduce_scatter count of 0) folds nothing and opens with no result.
 // A blocking member sleeps until the gate opens; a nonblocking one never waits for
 // it: if the result is not there yet when its posts are, it folds for itself.
 [[gnu::noinline]] int reduce_staged(Call& k, const Reducer& op, const Geometry& g, const Plan& p, const std::byte* in_img,
@@ -352,9 +356,11 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t len) {
   }
   bool ok = true;
   const auto len = static_cast<std::size_t>(g.span(p.res_n));
+  const auto full = static_cast<std::size_t>(g.span(p.total));
+  const auto block_at = static_cast<std::size_t>(g.at(p.res_first));
   if (k.defer_open && !k.opener && p.res_n > 0) {
     if (!nonblocking_call() && !wait_gate(k)) return aborted(why);
-    if (take_shared(k, res_img, len)) return finish(k) ? MPI_SUCCESS : aborted(why);
+    if (take_shared(k, res_img, full, block_at, len)) return finish(k) ? MPI_SUCCESS : aborted(why);
   }
   if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
     // Inputs beyond the descriptor line sit in each member's slot: ask for their first
@@ -374,18 +380,23 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t len) {
     const bool all = sizes_agree(k, p.lo, p.hi, static_cast<std::uint64_t>(in_span), ok);
     // Folded from the staging, in one pass (fold()'s generic reading, per input and
     // chunk, was half of a small call's cost).
+    // A sharing opener folds the whole vector into the shared area, then copies its block.
+    const bool share = k.defer_open && k.opener;
     if (all) {
-      const MPI_Count off = g.at(p.res_first);
+      const MPI_Count off = share ? 0 : g.at(p.res_first);
+      const MPI_Count n = share ? p.total : p.res_n;
+      std::byte* const acc = share ? shared_area(k, full) : res_img;
       auto x = [&](int r) { return staged(k, r, desc(k, r)) + off; };
       if (p.hi == p.lo) {
-        std::memcpy(res_img, x(p.hi), len);
+        std::memcpy(acc, x(p.hi), static_cast<std::size_t>(g.span(n)));
       } else {
         // The same order as fold(): acc = x(hi-1) o x(hi), then acc = x(r) o acc.
-        op.apply3(x(p.hi - 1), x(p.hi), res_img, p.res_n, len);
-        for (int r = p.hi - 2; r >= p.lo; --r) op.apply(x(r) - g.tlb, res_img - g.tlb, p.res_n);
+        op.apply3(x(p.hi - 1), x(p.hi), acc, n, static_cast<std::size_t>(g.span(n)));
+        for (int r = p.hi - 2; r >= p.lo; --r) op.apply(x(r) - g.tlb, acc - g.tlb, n);
       }
+      if (share) std::memcpy(res_img, acc + block_at, len);
     }
-    if (k.opener) publish_shared(k, all && k.error == MPI_SUCCESS, res_img, len);
+    if (share) publish_shared(k, all && k.error == MPI_SUCCESS);
     for (int r = p.lo; r <= p.hi; ++r) ack_streamed_input(k, r, true);
   }
   if (k.opener) open_gate(k);  // nothing to share (count 0): the gate must open all the same
@@ -439,7 +450,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   }
   if (static_cast<std::uint64_t>(in_span) <= kStageMax) {
     const int rc =
-        reduce_staged(k, op, g, p, in_img, res_img, in_span, in_place, kind == ReduceKind::allreduce, part, why);
+        reduce_staged(k, op, g, p, in_img, res_img, in_span, in_place,
+                      folds_shared(kind, static_cast<std::uint64_t>(in_span)), part, why);
     if (rc == MPI_SUCCESS && !direct && p.has_result && p.res_n > 0) {
       image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
     }
