@@ -86,18 +86,18 @@ PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes) {
       c.burst = 1;
     }
   }
-  p.timed = true;
+  p.timed = p.picked = true;
   p.t0_ns = now_ns();
   return p;
 }
 
 void path_done(PathStats& s, const PathPick& p) {
-  if (!p.timed) return;
+  if (!p.picked) return;
   PathStats::Cell& c = cell(s, p.kind, p.bytes);
   const int i = p.stream ? 0 : 1;
   const bool warm = c.last == i;
   c.last = static_cast<std::int8_t>(i);
-  if (!warm) return;
+  if (!warm || !p.timed) return;
   const auto us = static_cast<float>(static_cast<double>(now_ns() - p.t0_ns) / 1000.0);
   c.recent_us[i][c.warm[i] % kPathWindow] = us;
   ++c.warm[i];

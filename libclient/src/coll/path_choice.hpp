@@ -13,12 +13,16 @@
 // or reduce's root decides for its sender (below).
 //
 // Each blocking call of a kind and size class times itself from its choice to its
-// finish(). Only warm calls count, those right after a call of the same path (one
-// after the other path finds caches and pages as that one left them): the first eight
-// calls go in pairs (stream, stream, copy, copy, twice); then each takes the path whose
-// best of its last kPathWindow warm calls is lower (noise only ever adds time, so the
-// best of a few is steadier than a mean), and every kExploreEvery calls (4x as rarely
-// when the other path was more than twice as slow) two calls try the other one.
+// finish(). Only warm calls count, those right after a call picked the same way (one
+// after the other path finds caches and pages as that one left them), timed or not:
+// the first of a pair is often untimed, where followers read the decider's pick a call
+// late (below). When only timed calls counted as the previous one, an alltoall of 8
+// ranks on 2 cores never had a warm call and alternated pairs for good. The first
+// eight calls go in pairs (stream, stream, copy, copy, twice); then each takes the
+// path whose best of its last kPathWindow warm calls is lower (noise only ever adds
+// time, so the best of a few is steadier than a mean), and every kExploreEvery calls
+// (4x as rarely when the other path was more than twice as slow) two calls try the
+// other one.
 // Nonblocking calls are timed too, from their start to their end: a program that
 // computes before it completes them makes their times too long, which the best of four
 // mostly passes over (and both paths alike); untimed, a program that only ever starts
@@ -65,7 +69,7 @@ struct PathStats {
     float recent_us[2][kPathWindow] = {};  // [0] stream, [1] single copy: the last warm calls
     std::uint32_t warm[2] = {0, 0};        // warm calls timed (a call right after one of the same path)
     std::uint32_t calls = 0;
-    std::int8_t last = -1;    // the path of the last timed call
+    std::int8_t last = -1;    // the path of the last picked call
     std::uint8_t burst = 0;   // calls left of the other path (exploring)
   };
   Cell cells[kPathKinds][kPathClasses];
@@ -79,10 +83,12 @@ struct PathPick {
   PathKind kind = PathKind::bcast;
   std::uint64_t bytes = 0;
   std::uint64_t t0_ns = 0;
+  bool picked = false;  // pick_path's own choice: path_done() remembers it, timed or not
 };
 // The path for `bytes` (the size class's choice); the call is timed.
 PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes);
-// A timed call finished: a warm call's time joins its path's recent ones (no-op untimed).
+// A picked call finished: it is the size class's last pick, and if timed and warm its
+// time joins its path's recent ones.
 void path_done(PathStats& s, const PathPick& p);
 // Where one member decides for others (a 2-member reduce's root, an alltoall's rank
 // 0), it publishes its picks in `hint` (layout::CommRank::copy_classes, its own line):
