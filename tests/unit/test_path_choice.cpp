@@ -1,7 +1,8 @@
 // Streams or a single copy (libclient/src/coll/path_choice.hpp), with call times given
 // by hand: a size class learns in pairs, then keeps the faster path and tries the other
 // every kExploreEvery calls (4x as rarely when that one was more than twice as slow),
-// and moves over when the other path becomes the faster one. Classes learn apart.
+// and moves over when the other path becomes the faster one. Classes learn apart. A
+// decider whose followers lag a call (the first of each pair untimed) learns too.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -60,4 +61,21 @@ TEST_CASE("path choice: moves to the other path once it is faster") {
   const auto first = after.find('s');
   REQUIRE(first != std::string::npos);
   CHECK(after.substr(first) == std::string(after.size() - first, 's'));
+}
+
+TEST_CASE("path choice: a decider whose followers lag a call still learns") {
+  // An alltoall's rank 0 (move.cpp untimed_unless_followed): the first call of each
+  // pair mixes paths (followers read the pick a call late) and is untimed; the second
+  // follows the first's pick and counts as warm.
+  PathStats s;
+  std::string picks;
+  for (int i = 0; i < 16; ++i) {
+    PathPick p = pick_path(s, PathKind::alltoall, k256K);
+    p.t0_ns -= static_cast<std::uint64_t>((p.stream ? 150.0F : 100.0F) * 1000.0F);
+    if (i < 8 && i % 2 == 0) p.timed = false;
+    path_done(s, p);
+    picks += p.stream ? 's' : 'c';
+  }
+  // Learnt after the pairs: copies from then on (the 32nd call explores).
+  CHECK(picks == "ssccsscccccccccc");
 }
