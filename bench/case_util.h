@@ -123,6 +123,16 @@ struct warmup {
   double pace[WARMUP_CHUNKS]; /* seconds per iteration of each chunk (max over the ranks) */
 };
 
+/* The warmup iterations of a case of `bytes`: WARMUP up to 1 KiB and the same bytes
+ * above (rma_util.h iters_for_size), but at least OSU's skip_large, 10 (or WARMUP if
+ * smaller): a library that settles per size (shmpi learns a path per size class, in up
+ * to 8 calls) is timed settled at every size, as OSU times it. */
+#define WARMUP_LARGE_FLOOR 10L
+static inline long warmup_for_size(long warmup, long bytes) {
+  const long floor = warmup < WARMUP_LARGE_FLOOR ? warmup : WARMUP_LARGE_FLOOR;
+  return iters_for_size(warmup, bytes, floor < 1 ? 1 : floor);
+}
+
 /* The next chunk's length; 0 once all are done. */
 static inline long warmup_next(const struct warmup* w) { return warmup_chunk(w->total, w->done, w->chunks); }
 

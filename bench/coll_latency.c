@@ -61,7 +61,8 @@
  * the cost per call in a stream of calls, which is what an application calling it in a loop
  * sees.
  * ITERATIONS' and WARMUP' are ITERATIONS and WARMUP up to 1 KiB and keep the bytes per loop
- * constant above (at least 4 and 1), and a loop that would take much longer than 20 ms is
+ * constant above (at least 4, and WARMUP' at least 10 as OSU's skip_large: case_util.h
+ * warmup_for_size), and a loop that would take much longer than 20 ms is
  * shortened (from the warmup's pace, and again after a loop that overran; never below 1/200
  * of ITERATIONS', nor below 2; rma_util.h capped_iters): MPICH busy-polls, and 8 ranks on 2
  * cores cost it milliseconds per call. iters= is the shortest loop's length. References:
@@ -561,7 +562,7 @@ int main(int argc, char** argv) {
     const long* sz = is_reference(coll) ? a.ref_sizes : a.sizes;
     const int nsz = is_reference(coll) ? a.nref : a.nsizes;
     for (int j = 0; j < nsz; ++j) {
-      const long it = iters_for_size(a.iters, sz[j], 4), w = iters_for_size(a.warmup, sz[j], 1);
+      const long it = iters_for_size(a.iters, sz[j], 4), w = warmup_for_size(a.warmup, sz[j]);
       all_ok &= run_case(&c, coll, sz[j], it, a.warmup ? w : 0, a.reps);
     }
   }

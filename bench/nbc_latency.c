@@ -50,7 +50,8 @@
  * MPI_Barrier after every iteration and averages each rank's own times instead: see
  * coll_latency.c for why the span.) The slowest rank's own time per call is printed as
  * tmax_median_us=. ITERATIONS' and WARMUP' are ITERATIONS and WARMUP up to 1 KiB and keep
- * the bytes per loop constant above (at least 4 and 1); a loop that would take much longer
+ * the bytes per loop constant above (at least 4, and WARMUP' at least 10 as OSU's
+ * skip_large: case_util.h warmup_for_size); a loop that would take much longer
  * than 20 ms is shortened (rma_util.h capped_iters; never below 1/200 of ITERATIONS', nor
  * below 2). iters= is the pure loops' shortest length, overlap_iters= the overlap loops'.
  *
@@ -435,7 +436,7 @@ int main(int argc, char** argv) {
 
   int all_ok = 1;
   for (int j = 0; j < a.nsizes; ++j) {
-    const long it = iters_for_size(a.iters, a.sizes[j], 4), w = iters_for_size(a.warmup, a.sizes[j], 1);
+    const long it = iters_for_size(a.iters, a.sizes[j], 4), w = warmup_for_size(a.warmup, a.sizes[j]);
     for (int i = 0; i < a.nnames; ++i)
       all_ok &= run_case(&c, (enum coll)a.names[i], a.sizes[j], it, a.warmup ? w : 0, a.reps, unit_s);
   }

@@ -79,3 +79,11 @@ TEST_CASE("path choice: a decider whose followers lag a call still learns") {
   // Learnt after the pairs: copies from then on (the 32nd call explores).
   CHECK(picks == "ssccsscccccccccc");
 }
+
+TEST_CASE("path choice: a clear winner is kept after one pair of each") {
+  PathStats s;
+  // Copies over twice as slow: learnt after s s c c.
+  CHECK(calls(s, k256K, 8, 100, 250) == "ssccssss");
+  // Within twice: both pairs.
+  CHECK(calls(s, k1M, 8, 100, 190) == "ssccsscc");
+}

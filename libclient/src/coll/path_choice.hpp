@@ -18,7 +18,8 @@
 // the first of a pair is often untimed, where followers read the decider's pick a call
 // late (below). When only timed calls counted as the previous one, an alltoall of 8
 // ranks on 2 cores never had a warm call and alternated pairs for good. The first
-// eight calls go in pairs (stream, stream, copy, copy, twice); then each takes the
+// eight calls go in pairs (stream, stream, copy, copy, twice; four when one path took
+// over twice the other's time in the first pairs); then each takes the
 // path whose best of its last kPathWindow warm calls is lower (noise only ever adds
 // time, so the best of a few is steadier than a mean), and every kExploreEvery calls
 // (4x as rarely when the other path was more than twice as slow) two calls try the
