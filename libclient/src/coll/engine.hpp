@@ -201,8 +201,8 @@ Source source(const Call& k, int r, const layout::PieceDesc& p);
 Source piece_from(const Call& k, int r, std::uint64_t& bytes);
 // A member that runs ahead (a root in a stream of small calls) has likely staged its
 // next call already, at the same place: fetches that line of r's next staging slot
-// while this call finishes. Nothing for data inline in the descriptor (wait_posted
-// fetches the next descriptor line).
+// while this call finishes (oversubscribed only). Nothing for data inline in the
+// descriptor (wait_posted fetches the next descriptor line).
 void prefetch_next_staged(const Call& k, int r, const Source& src);
 
 // Copies `len` bytes at `offset` of rank r's source to dst (memcpy; stream.hpp
