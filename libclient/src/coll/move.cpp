@@ -272,8 +272,9 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
           k.why = "rank " + std::to_string(root) + " could not write its part of the message";
         }
       } else {
-        prefetch_next_staged(k, root, source(k, root, rd));
-        ok = receive_from(k, root, buf);
+        const Source src = source(k, root, rd);  // receive_from's, once for both
+        prefetch_next_staged(k, root, src);
+        ok = receive(k, root, src, 0, rd.bytes, buf);
       }
     }
   }
