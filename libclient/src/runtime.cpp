@@ -17,6 +17,7 @@
 #include "shm_layout/segment_init.hpp"
 #include "shmpi_common/protocol.hpp"
 #include "shmpi_common/unix_socket.hpp"
+#include "env.hpp"
 #include "wait.hpp"
 
 namespace shmpi::client {
@@ -26,17 +27,6 @@ Runtime g_rt;
 WaitContext g_wait;
 
 namespace {
-
-bool env_u64(const char* name, std::uint64_t& out) {
-  const char* s = std::getenv(name);
-  if (s == nullptr || *s == '\0') return false;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long v = std::strtoull(s, &end, 10);
-  if (errno != 0 || *end != '\0') return false;
-  out = v;
-  return true;
-}
 
 bool request(const proto::Message& req, proto::Message& reply, std::string& why) {
   return proto::request(g_rt.broker_fd, req, reply, why);
@@ -83,9 +73,13 @@ void set_wait_budget(std::uint32_t nranks) {
 }
 
 BarrierAlgo barrier_algo(const SegmentView& seg) {
-  if (const char* s = std::getenv("SHMPI_BARRIER")) {
-    if (std::strcmp(s, "central") == 0) return BarrierAlgo::central;
-    if (std::strcmp(s, "dissemination") == 0) return BarrierAlgo::dissemination;
+  switch (env_word("SHMPI_BARRIER", {"central", "dissemination"})) {
+    case 0:
+      return BarrierAlgo::central;
+    case 1:
+      return BarrierAlgo::dissemination;
+    default:
+      break;
   }
   return static_cast<BarrierAlgo>(seg.header().barrier_algo);
 }

@@ -6,9 +6,9 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 
+#include "env.hpp"
 #include "wait.hpp"
 
 namespace shmpi::client::coll {
@@ -18,13 +18,7 @@ namespace {
 // whatever the CPU count (tests cover both ways on any machine; benchmarks compare).
 // Read by each creator: the header carries its choice to the members.
 bool gate_communicator(std::uint32_t n) {
-  static const int forced = [] {
-    const char* s = std::getenv("SHMPI_COLL_GATE");
-    if (s == nullptr) return -1;
-    if (std::strcmp(s, "on") == 0) return 1;
-    if (std::strcmp(s, "off") == 0) return 0;
-    return -1;
-  }();
+  static const int forced = env_word("SHMPI_COLL_GATE", {"off", "on"});  // -1: neither
   return n > 2 && (forced >= 0 ? forced == 1 : g_wait.oversubscribed);
 }
 }  // namespace

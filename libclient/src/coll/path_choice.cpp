@@ -3,8 +3,8 @@
 #include <time.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
+
+#include "env.hpp"
 
 namespace shmpi::client::coll {
 
@@ -13,13 +13,7 @@ namespace {
 enum class Forced : std::uint8_t { none, stream, copy };
 
 Forced forced() {
-  static const Forced f = [] {
-    const char* s = std::getenv("SHMPI_COLL_PATH");
-    if (s == nullptr) return Forced::none;
-    if (std::strcmp(s, "stream") == 0) return Forced::stream;
-    if (std::strcmp(s, "copy") == 0) return Forced::copy;
-    return Forced::none;
-  }();
+  static const Forced f = static_cast<Forced>(env_word("SHMPI_COLL_PATH", {"stream", "copy"}) + 1);
   return f;
 }
 
