@@ -124,10 +124,14 @@ struct warmup {
 };
 
 /* The warmup iterations of a case of `bytes`: WARMUP up to 1 KiB and the same bytes
- * above (rma_util.h iters_for_size), but at least OSU's skip_large, 10 (or WARMUP if
- * smaller): a library that settles per size (shmpi learns a path per size class, in up
- * to 8 calls) is timed settled at every size, as OSU times it. */
-#define WARMUP_LARGE_FLOOR 10L
+ * above (rma_util.h iters_for_size), but at least 32 (or WARMUP if smaller; the warmup
+ * still stops after 0.1 s): a library that settles per size is timed settled at every
+ * size. OSU's skip_large is 10, enough for shmpi's path choice (up to 8 calls), but
+ * not for a first pass over per-call resources: shmpi stages each of its last 32 calls
+ * in pages of their own, and on these VMs the first access of a page costs 5-75 us, so
+ * at 8 ranks a 32 KiB MPI_Allreduce's first 32 calls took 0.5-4.7 ms each and the
+ * next ones ~0.1 ms (bench/README.md). */
+#define WARMUP_LARGE_FLOOR 32L
 static inline long warmup_for_size(long warmup, long bytes) {
   const long floor = warmup < WARMUP_LARGE_FLOOR ? warmup : WARMUP_LARGE_FLOOR;
   return iters_for_size(warmup, bytes, floor < 1 ? 1 : floor);
