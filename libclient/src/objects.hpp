@@ -69,6 +69,7 @@ struct CommObj {
   bool stream_busy = false;
   std::vector<std::uint8_t> stream_readers;
   std::vector<std::uint8_t> ring_mapped;  // members whose ring our mapping has populated
+  std::uint64_t staged_warm = 0;  // bytes of every staging slot first accessed (coll/first_access.hpp)
   coll::PathStats paths;  // stream or single copy, by measured call time (coll/path_choice.hpp)
   coll::NumaGroups numa;              // members by NUMA node (coll/numa_groups.hpp)
   // The members pinned to this rank's core (coll/engine.cpp wait_arrivals), once

@@ -27,6 +27,7 @@
 #include "coll/chain.hpp"
 #include "coll/collectives.hpp"
 #include "coll/fiber.hpp"
+#include "coll/first_access.hpp"
 #include "coll/image.hpp"
 #include "coll/numa.hpp"
 #include "coll/path_choice.hpp"
@@ -343,6 +344,9 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
                                     std::string& why) {
   k.defer_open = shared && k.gated;
   if (part != Part::after_post) {
+    if (k.gated && static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
+      warm_staged(k, static_cast<std::uint64_t>(in_span));
+    }
     // In place, the input is overwritten by results while others may read it.
     contribute_image(k, in_img, in_span, in_place);
     my_desc(k).addr2 = reinterpret_cast<std::uint64_t>(res_img);
