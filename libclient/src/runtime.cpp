@@ -73,14 +73,8 @@ void set_wait_budget(std::uint32_t nranks) {
 }
 
 BarrierAlgo barrier_algo(const SegmentView& seg) {
-  switch (env_word("SHMPI_BARRIER", {"central", "dissemination"})) {
-    case 0:
-      return BarrierAlgo::central;
-    case 1:
-      return BarrierAlgo::dissemination;
-    default:
-      break;
-  }
+  constexpr BarrierAlgo kNamed[] = {BarrierAlgo::central, BarrierAlgo::dissemination};
+  if (const int i = env_word("SHMPI_BARRIER", {"central", "dissemination"}); i >= 0) return kNamed[i];
   return static_cast<BarrierAlgo>(seg.header().barrier_algo);
 }
 

@@ -24,8 +24,8 @@ void touch_pages_for_write(std::byte* p, std::uint64_t len);
 // of every member's staging and of the shared results up to `span`, in every slot.
 // The member that folds a gated call (its opener, the last to post) changes from call
 // to call, so without this each rank met each page in its own time: at 8 ranks on 2
-// cores a 32 KiB MPI_Allreduce took ~300 calls to settle (1.7 ms per call in the first
-// 32, 0.1-0.5 ms up to the 300th, 0.04 ms after).
+// cores a 32 KiB MPI_Allreduce took 300-600 calls to settle (~2 ms per call in the
+// first 32, 0.1-0.5 ms up to then, 0.05 ms after; now 0.05 ms from the 33rd).
 void warm_staged(Call& k, std::uint64_t span);
 
 }  // namespace shmpi::client::coll
