@@ -7,20 +7,22 @@
 //   then              CallGate[kCallSlots]  (2 cache lines each)
 //   then              CommRank[n]  (4 + kCallSlots cache lines each)
 //   then              piece tables: per rank kCallSlots x n PieceDesc
-//   then              staging: per rank kCallSlots x kStageSlot bytes (page aligned)
+//   then              staging: per rank kStageDepth x kStageSlot bytes (page aligned)
 //   then              stream acks: per rank n Flags (its ack of each member's stream)
-//   then              shared results: kCallSlots x kSharedResultBytes (page aligned; CallGate)
+//   then              shared results: kStageDepth x kSharedResultBytes (page aligned; CallGate)
 //   then              stream rings: per rank kStreamRing bytes (page aligned)
 //
 // Protocol (docs/collectives.md): every collective call on the communicator has a
 // sequence number seq (1, 2, ...; the same on every member, since members call
 // collectives in the same order). A rank writes its contribution for call seq into
-// slot seq % kCallSlots (descriptor, piece table, staging), then stores `posted` = seq
-// (release); a reader acquires `posted` >= seq before reading them. When a rank has
-// finished reading others' data of call seq it stores `done` = seq. A writer reuses a
-// slot only after every member's `done` >= seq - kCallSlots: a rank that never waits
-// (a bcast root) runs up to kCallSlots calls ahead, and no rank overwrites what a
-// slower one still reads. Both words are single-writer generation counters, never
+// slot seq % kCallSlots (descriptor, piece table) and staging slot seq % kStageDepth,
+// then stores `posted` = seq (release); a reader acquires `posted` >= seq before
+// reading them. When a rank has finished reading others' data of call seq it stores
+// `done` = seq. A writer reuses its staging slot (or a shared result) only after every
+// member's `done` >= seq - kStageDepth, and a call that writes its descriptor alone
+// (inline data) only after every `done` >= seq - kCallSlots: a rank that never waits
+// (a bcast root) runs up to kStageDepth staged or kCallSlots inline calls ahead, and no
+// rank overwrites what a slower one still reads. Both words are single-writer generation counters, never
 // reset (wrap-safe comparison). `done` may lag by up to kDoneBatch calls in which
 // nobody exposed memory (coll/engine.cpp publish_done).
 #pragma once
@@ -34,13 +36,19 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 14;
+inline constexpr std::uint32_t kCommLayoutVersion = 15;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
-// 8-byte bcast at 8 ranks on 2 cores took 18 us with 2 slots, 6.6 with 8, 1.9 with 32.
-inline constexpr std::uint32_t kCallSlots = 32;
+// 8-byte bcast at 8 ranks on 2 cores took 18 us with 2 slots, 6.6 with 8, 1.9 with 32,
+// and (a 36 us switch round) 1.40 with 32, 0.86 with 64, 0.53 with 128. Descriptors
+// (inline data of up to kInlineBytes) are kCallSlots deep; staging and shared results
+// kStageDepth: deeper staging would multiply the pages a rank touches for the first
+// time and keeps (32 KiB alltoall at 8 ranks: 56 MiB at 32 slots, 224 at 128).
+inline constexpr std::uint32_t kCallSlots = 128;
+inline constexpr std::uint32_t kStageDepth = 32;
 static_assert((kCallSlots & (kCallSlots - 1)) == 0, "slot = seq % kCallSlots must survive seq wrap-around");
+static_assert((kStageDepth & (kStageDepth - 1)) == 0 && kStageDepth <= kCallSlots);
 
 // Staging per rank and slot: contributions up to kStageMax (coll/engine.hpp) are copied
 // through the segment; larger ones are streamed (below) or exposed in place and read
@@ -147,8 +155,9 @@ enum class CollKind : std::uint32_t {
 // its block of it), in line 0, which no other member writes once all have arrived:
 // `opened` = seq << 32 | its rank as it starts (a waiter on its core yields to it),
 // then the result inline when it fits, else in the communicator's shared result area
-// of the slot (`results`: written by whichever member opens a call of that slot;
-// reserve() orders it after every member finished the slot's older call), then
+// of staging slot seq % kStageDepth (`results`: written by whichever member opens a
+// call of that slot; reserve() orders it after every member finished the slot's older
+// call), then
 // result_seq = seq and result_ok = 1 (0: it found an error,
 // and every member checks the posts for itself), then `release`. Waiters poll
 // `release` (line 1) meanwhile.
@@ -168,8 +177,8 @@ inline constexpr std::uint64_t kSharedResultBytes = std::uint64_t{32} << 10;  //
 struct alignas(kCacheLine) CommRank {
   Flag posted;             // line 0: seq of the last call whose contribution is posted
   Flag done;               // line 1: seq of the last call this rank finished reading
-  CallDesc desc[kCallSlots];  // lines 2..33: the contribution of call seq, in desc[seq % kCallSlots]
-  // line 34: progress (read by shmpi-dump only) and the root's path hint
+  CallDesc desc[kCallSlots];  // lines 2..129: the contribution of call seq, in desc[seq % kCallSlots]
+  // line 130: progress (read by shmpi-dump only) and the root's path hint
   std::atomic<std::uint64_t> calls;          // collective calls entered (= last seq)
   std::atomic<std::int32_t> waiting_on;      // comm rank waited for, -1 if none
   std::atomic<std::uint32_t> waiting_kind;   // CollKind of the call in progress
@@ -184,7 +193,7 @@ struct alignas(kCacheLine) CommRank {
   // stream them. On this line: a member reads it once per call.
   std::atomic<std::uint32_t> copy_classes;
   std::uint8_t pad[kCacheLine - 24];
-  Flag streamed;  // line 35: the chunks this rank has written into its ring (for ever)
+  Flag streamed;  // line 131: the chunks this rank has written into its ring (for ever)
 };
 static_assert(sizeof(CommRank) == (4 + kCallSlots) * kCacheLine && alignof(CommRank) == kCacheLine);
 static_assert(offsetof(CommRank, done) == kCacheLine && offsetof(CommRank, desc) == 2 * kCacheLine);
@@ -247,11 +256,11 @@ constexpr CommGeometry comm_geometry(std::uint32_t n) {
   g.tables = comm_round_up(g.ranks + std::uint64_t{n} * sizeof(CommRank), kPage);
   g.table_stride = comm_round_up(kCallSlots * std::uint64_t{n} * sizeof(PieceDesc), kCacheLine);
   g.stage = comm_round_up(g.tables + std::uint64_t{n} * g.table_stride, kPage);
-  g.stage_stride = kCallSlots * kStageSlot;
+  g.stage_stride = kStageDepth * kStageSlot;
   g.acks = g.stage + std::uint64_t{n} * g.stage_stride;
   g.acks_stride = std::uint64_t{n} * sizeof(Flag);
   g.results = comm_round_up(g.acks + std::uint64_t{n} * g.acks_stride, kPage);
-  g.rings = g.results + kCallSlots * kSharedResultBytes;
+  g.rings = g.results + kStageDepth * kSharedResultBytes;
   g.total = g.rings + std::uint64_t{n} * kStreamRing;
   return g;
 }

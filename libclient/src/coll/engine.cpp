@@ -63,7 +63,7 @@ std::uint32_t take_seq(CommObj* c, layout::CollKind kind) {
   mine.calls.store(seq, std::memory_order_relaxed);
   mine.waiting_kind.store(static_cast<std::uint32_t>(kind), std::memory_order_relaxed);
   // Batched `done` (publish_done): on entering call s, `done` >= s - kDoneBatch. A
-  // member in call s waits for our done >= s - kCallSlots at most, so it waits at
+  // member in call s waits for our done >= s - kStageDepth at most, so it waits at
   // most until we enter its call, which a collective may do (MPI-4.1 6.14).
   if (c->done_upto - c->done_published >= kDoneBatch) publish(c, mine);
   return seq;
@@ -76,12 +76,12 @@ Call begin(CommObj* c, layout::CollKind kind) {
   using K = layout::CollKind;
   k.gated = k.b->gated && (kind == K::barrier || kind == K::allgather || kind == K::alltoall ||
                            kind == K::allreduce || kind == K::reduce_scatter);
-  // Our own call seq - kCallSlots may still be in flight (a nonblocking one, nbc.hpp):
+  // Our own call seq - kStageDepth may still be in flight (a nonblocking one, nbc.hpp):
   // no call starts before it has finished, so every call finishes less than
-  // kCallSlots past done_upto (publish_done) and our own slot is free for reserve().
+  // kStageDepth past done_upto (publish_done) and our own slots are free for reserve().
   // Blocking calls alone finish in order: then this always holds at once. An abort
   // is noticed by the call's next wait.
-  const std::uint32_t need = k.seq - layout::kCallSlots;
+  const std::uint32_t need = k.seq - layout::kStageDepth;
   if (!reached(c->done_upto, need)) (void)wait_for(k, k.me, k.mine->done, need);
   return k;
 }
@@ -113,7 +113,7 @@ bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
 // communicator has finished here. Blocking calls finish in sequence order; a
 // nonblocking one may finish before an earlier one, and `done` must not claim the
 // earlier one too (its staging slot or exposed memory may still be read). A call
-// finishes less than kCallSlots past done_upto (begin() waited for our own done), so
+// finishes less than kStageDepth past done_upto (begin() waited for our own done), so
 // 64 bits of done_ahead are enough. Calls are numbered per communicator on this rank,
 // so these are plain fields of CommObj (MPI calls are serialized).
 //
@@ -121,7 +121,7 @@ bool wait_for(Call& k, int r, layout::Flag& f, std::uint32_t target) {
 // kDescExposed seen, nothing written into a peer) may leave `done` unpublished: no
 // member waits for it within this call (finish() waits only when something was
 // exposed; a bcast reader waits for the root's done only after the root wrote into
-// it), and reserve() asks for seq - kCallSlots only. It is published by the next wait
+// it), and reserve() asks for seq - kStageDepth at most. It is published by the next wait
 // in the engine (wait_for, wait_posted), by begin() once kDoneBatch calls behind,
 // and by flush_done() before the block goes away.
 void publish_done(Call& k) {
@@ -207,13 +207,13 @@ bool wait_done(Call& k, int r, std::uint32_t target) { return wait_for(k, r, k.b
 
 bool wait_on(Call& k, int r, layout::Flag& f, std::uint32_t target) { return wait_for(k, r, f, target); }
 
-bool reserve(Call& k) {
-  // Slot seq % kCallSlots was last used by call seq - kCallSlots: every reader of it
-  // must be done with that. `done` only grows, so a value seen once stays a lower
-  // bound: the peers' done lines are read about once per kCallSlots calls, not per call.
-  // seen_done_min bounds them all: the loop runs about once per kCallSlots calls.
+namespace {
+// Every member is done with call `need` (our slots of it are free). `done` only grows,
+// so a value seen once stays a lower bound: the peers' done lines are read about once
+// per depth calls, not per call. seen_done_min bounds them all: the loop runs about once
+// per depth calls.
+bool reserve_upto(Call& k, std::uint32_t need) {
   CommObj* c = k.comm;
-  const std::uint32_t need = k.seq - layout::kCallSlots;
   if (reached(c->seen_done_min, need)) return true;
   std::vector<std::uint32_t>& seen = c->seen_done;
   if (seen.size() != static_cast<std::size_t>(k.n)) seen.assign(static_cast<std::size_t>(k.n), 0);
@@ -229,6 +229,16 @@ bool reserve(Call& k) {
   }
   c->seen_done_min = k.n > 1 ? need + least : k.seq;
   return true;
+}
+}  // namespace
+
+// Staging slot seq % kStageDepth was last used by call seq - kStageDepth, the
+// descriptor by call seq - kCallSlots: every reader must be done with those.
+bool reserve(Call& k) { return reserve_upto(k, k.seq - layout::kStageDepth); }
+
+bool reserve_desc(Call& k) {
+  k.desc_only = true;
+  return reserve_upto(k, k.seq - layout::kCallSlots);
 }
 
 namespace {
@@ -342,14 +352,13 @@ void post(Call& k) {
   // now, while the members read this call, not when we next post (2 ranks, streams of
   // calls; numbers in docs/collectives.md "One call"). Only the first slot line: all of
   // a 4 KiB one (64 lines) made 4 KiB calls slower.
-  const int next = static_cast<int>((k.slot + 1) % layout::kCallSlots);
-  prefetch_for_write(&k.mine->desc[next]);
-  if (k.staged_slot) prefetch_for_write(k.b->stage(k.me, next));
+  prefetch_for_write(&k.mine->desc[(k.slot + 1) % layout::kCallSlots]);
+  if (k.staged_slot) prefetch_for_write(k.b->stage(k.me, (k.stage_slot + 1) % layout::kStageDepth));
 }
 
 const std::byte* staged(const Call& k, int r, const layout::CallDesc& d) {
   if ((d.status & layout::kDescInline) != 0) return reinterpret_cast<const std::byte*>(d.value);
-  return k.b->stage(r, k.slot);
+  return k.b->stage(r, k.stage_slot);
 }
 
 std::byte* stage_for(Call& k, std::uint64_t bytes) {
@@ -459,7 +468,7 @@ Source source(const Call& k, int r, const layout::CallDesc& d) {
 
 Source source(const Call& k, int r, const layout::PieceDesc& p) {
   if ((p.stream & layout::kPieceStreamed) != 0) return Source{nullptr, p.addr, p.stream, 0, p.addr != 0 ? p.stage_off : 0};
-  return p.addr != 0 ? Source{nullptr, p.addr} : Source{k.b->stage(r, k.slot) + p.stage_off, 0};
+  return p.addr != 0 ? Source{nullptr, p.addr} : Source{k.b->stage(r, k.stage_slot) + p.stage_off, 0};
 }
 
 // Rank r's piece of the call for this rank (r wrote its pieces with
@@ -470,7 +479,7 @@ Source piece_from(const Call& k, int r, std::uint64_t& bytes) {
     bytes = d.bytes;
     const auto idx = static_cast<std::uint64_t>(k.me - (k.me > r ? 1 : 0));
     if ((d.status & layout::kDescInline) != 0) return Source{reinterpret_cast<const std::byte*>(d.value) + idx * bytes, 0};
-    return Source{k.b->stage(r, k.slot) + idx * ((bytes + 63) / 64 * 64), 0};
+    return Source{k.b->stage(r, k.stage_slot) + idx * ((bytes + 63) / 64 * 64), 0};
   }
   const layout::PieceDesc& p = pieces(k, r)[k.me];
   bytes = p.bytes;
@@ -483,9 +492,9 @@ void prefetch_next_staged(const Call& k, int r, const Source& src) {
   // MPI_Scatter stream 0.16 -> 0.22 us. Oversubscribed, the writer wrote it long ago.
   if (!g_wait.oversubscribed) return;
   const auto at = reinterpret_cast<std::uintptr_t>(src.staged);
-  const auto here = reinterpret_cast<std::uintptr_t>(k.b->stage(r, k.slot));
+  const auto here = reinterpret_cast<std::uintptr_t>(k.b->stage(r, k.stage_slot));
   if (at < here || at >= here + layout::kStageSlot) return;
-  prefetch_for_read(k.b->stage(r, (k.slot + 1) % layout::kCallSlots) + (at - here));
+  prefetch_for_read(k.b->stage(r, (k.stage_slot + 1) % layout::kStageDepth) + (at - here));
 }
 
 bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len) {

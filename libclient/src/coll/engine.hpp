@@ -8,6 +8,7 @@
 
 #include <mpi.h>
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -49,15 +50,17 @@ struct Buf {
 struct Call {
   Call(CommObj* c, std::uint32_t s)
       : comm(c), b(c->block), me(c->rank), n(c->size), seq(s), slot(static_cast<int>(s % layout::kCallSlots)),
-        mine(&b->rank(me)) {}
+        stage_slot(static_cast<int>(s % layout::kStageDepth)), mine(&b->rank(me)) {}
   CommObj* comm;
   CommBlock* b;
   int me, n;
   std::uint32_t seq;
-  int slot;  // seq % kCallSlots: this call's descriptor, piece table and staging
+  int slot;        // seq % kCallSlots: this call's descriptor, piece table and gate
+  int stage_slot;  // seq % kStageDepth: its staging and shared result
   layout::CommRank* mine;
   bool exposed = false;  // this rank exposed its own memory: wait for all done at the end
   bool staged_slot = false;  // this rank wrote into its staging slot (my_stage)
+  bool desc_only = false;    // reserved by reserve_desc(): may not stage (my_stage asserts)
   // This call writes a stream (stream.hpp take_chunks), from chunk stream_first;
   // finish() ends it.
   bool streaming = false;
@@ -83,7 +86,7 @@ struct Call {
 
 // Enters the communicator's next call: its sequence number, or the one take_seq()
 // took for it earlier (g_taken_seq, consumed here), and (if that call's slot was last
-// used by our own call seq - kCallSlots, still in flight) waits for that call.
+// used by our own call seq - kStageDepth, still in flight) waits for that call.
 Call begin(CommObj* c, layout::CollKind kind);
 // The first step of begin(): takes the next sequence number and says so in the block.
 // A nonblocking call that waits before doing anything else takes its number at issue
@@ -121,8 +124,12 @@ bool wait_done(Call& k, int r, std::uint32_t target);
 // task instead of blocking. False if the job was aborted.
 bool wait_on(Call& k, int r, layout::Flag& f, std::uint32_t target);
 // Before writing this rank's staging slot / descriptor of the call: every member has
-// finished the call two back that used them.
+// finished the call kStageDepth back, the last that used the staging slot.
 bool reserve(Call& k);
+// Before writing the descriptor (and piece table) alone, with inline data: every
+// member has finished the call kCallSlots back. A rank that runs ahead of the others
+// (bcast root, gather sender, reduce contributor) runs 4x further with small data.
+bool reserve_desc(Call& k);
 // (Inline, as the other one-line accessors here: each is used several times a call.)
 inline layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.slot]; }
 inline layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.slot]; }
@@ -131,8 +138,9 @@ inline bool posted_now(const Call& k, int r) { return desc(k, r).seq.load(std::m
 inline layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.slot); }
 inline const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.slot); }
 inline std::byte* my_stage(Call& k) {
+  assert(!k.desc_only && "a call reserved with reserve_desc() stages");
   k.staged_slot = true;
-  return k.b->stage(k.me, k.slot);
+  return k.b->stage(k.me, k.stage_slot);
 }
 // Where rank r's staged bytes of this call are: inline in its descriptor, or its slot.
 const std::byte* staged(const Call& k, int r, const layout::CallDesc& d);

@@ -31,7 +31,7 @@ void warm_staged(Call& k, std::uint64_t span) {
   if (c->staged_warm >= upto) return;
   const std::uint64_t from = c->staged_warm;
   c->staged_warm = upto;
-  for (int s = 0; s < static_cast<int>(layout::kCallSlots); ++s) {
+  for (int s = 0; s < static_cast<int>(layout::kStageDepth); ++s) {
     for (int r = 0; r < k.n; ++r) {
       std::byte* stage = k.b->stage(r, s) + from;
       // Our own slots: written by us, read by others (also now, in earlier calls).

@@ -47,6 +47,18 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
   return true;
 }
 
+// Whether contribute_uniform() puts the pieces in the descriptor line (kDescInline):
+// then the call writes its descriptor alone (reserve_desc).
+bool pieces_inline(const Call& k, const Buf* send, int skip) {
+  if (k.n < 2) return false;
+  const auto b = static_cast<std::uint64_t>(send[skip == 0 ? 1 : 0].bytes());
+  if (b * static_cast<std::uint64_t>(k.n - 1) > layout::kInlineBytes) return false;
+  for (int j = 0; j < k.n; ++j) {
+    if (j != skip && static_cast<std::uint64_t>(send[j].bytes()) != b) return false;
+  }
+  return true;
+}
+
 // Streams or single copies for this member's large pieces (path_choice.hpp): its own
 // measured pick, except in an alltoall of more than two members, where comm rank 0
 // picks for all and publishes it in its CommRank line, and the others follow.
@@ -213,7 +225,8 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   layout::CallDesc& d = my_desc(k);
   PathPick path;  // the root's, for a large message
   if (k.me == root) {
-    if (!reserve(k)) return aborted(why);
+    // An inline message writes the descriptor alone: it may run further ahead.
+    if (!(room <= layout::kInlineBytes ? reserve_desc(k) : reserve(k))) return aborted(why);
     const bool large = room > kStageMax && k.n > 1;
     if (large) {
       path = pick_path(c->paths, PathKind::bcast, room);
@@ -291,7 +304,7 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   PathPick path;  // the root's, for its large pieces
   path.kind = PathKind::scatter;
   if (k.me == root) {
-    if (!reserve(k)) return aborted(why);
+    if (!(pieces_inline(k, send, root) ? reserve_desc(k) : reserve(k))) return aborted(why);
     my_desc(k).status = 0;
     contribute_pieces(k, send, root, false, UINT64_MAX, k.n == 2, &path);
     post(k);
@@ -328,7 +341,10 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
   k.reader_arg = root;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;
-  if (!reserve(k)) return aborted(why);
+  // The root writes its descriptor and piece table alone, and so does a sender whose
+  // block is inline: they may run further ahead.
+  const bool desc_only = k.me == root || static_cast<std::uint64_t>(send.bytes()) <= layout::kInlineBytes;
+  if (!(desc_only ? reserve_desc(k) : reserve(k))) return aborted(why);
   PathPick path;  // a 2-member root's, for its sender's large block
   if (k.me != root) {
     // A large contribution goes straight into the root's buffer when the root offers
@@ -421,7 +437,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     // overlap (reduce.cpp does the same).
     for (int r = 0; r < k.n; ++r) {
       const auto b = static_cast<std::uint64_t>(recv[r].bytes());
-      if (r != root && b > layout::kInlineBytes && b <= kStageMax) __builtin_prefetch(k.b->stage(r, k.slot));
+      if (r != root && b > layout::kInlineBytes && b <= kStageMax) __builtin_prefetch(k.b->stage(r, k.stage_slot));
     }
     if (!send_in_place) local_copy(k, send, recv[root]);
     for (int r = 0; r < k.n && ok; ++r) {

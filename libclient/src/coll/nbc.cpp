@@ -141,11 +141,11 @@ namespace {
 // no call of its communicator in flight on this rank (begin() would wait for it, and
 // the sequence numbers must go to the calls in issue order anyway).
 bool first_in_line(const Plan& p) { return p.ok() && p.comm->nbc_running == 0 && current_task() == nullptr; }
-// begin() need not wait for our own call seq - kCallSlots (a call started off a task
+// begin() need not wait for our own call seq - kStageDepth (a call started off a task
 // must not wait there).
 bool own_slot_free(const Plan& p) {
   const CommObj* c = p.comm;
-  return reached(c->done_upto, c->seq + 1 - layout::kCallSlots);
+  return reached(c->done_upto, c->seq + 1 - layout::kStageDepth);
 }
 }  // namespace
 
@@ -276,7 +276,7 @@ bool watch_next(CollRequest& r) {
     const int m = missing_done(r.plan, r.seq);
     if (m < 0) return false;
     r.task.wait = &r.plan.comm->block->rank(m).done;
-    r.task.target = r.seq - layout::kCallSlots;
+    r.task.target = r.seq - layout::kStageDepth;
     r.task.watch = nullptr;
     return true;
   }

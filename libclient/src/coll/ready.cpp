@@ -21,10 +21,10 @@ Next next_call(const Plan& p, std::uint32_t seq) {
   return {p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)};
 }
 
-// The first member that is not done with the call kCallSlots back (reserve() waits for
-// it), or -1.
+// The first member that is not done with the call kStageDepth back (reserve() waits for
+// it; reserve_desc() asks for less), or -1.
 int first_not_done(const Next& x) {
-  const std::uint32_t need = x.seq - layout::kCallSlots;
+  const std::uint32_t need = x.seq - layout::kStageDepth;
   if (reached(x.c->seen_done_min, need)) return -1;  // reserve()'s bound of them all
   const std::vector<std::uint32_t>& seen = x.c->seen_done;
   const bool known = seen.size() == static_cast<std::size_t>(x.c->size);

@@ -303,7 +303,8 @@ void ack_streamed_input(Call& k, int r, bool result) {
 // gate's line up to kGateInlineBytes, else in the slot's shared result area.
 std::byte* shared_area(const Call& k, std::size_t len) {
   layout::CallGate& gt = k.b->gate(k.slot);
-  return len <= layout::kGateInlineBytes ? gt.result : k.b->shared_result(k.slot);
+  assert(!k.desc_only && "a call reserved with reserve_desc() shares a result");
+  return len <= layout::kGateInlineBytes ? gt.result : k.b->shared_result(k.stage_slot);
 }
 
 // A gated call's opener, after it folded the whole result into shared_area (`ok`
@@ -372,7 +373,7 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     // them (in a stream the members posted long ago).
     if (static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
       for (int r = p.lo; r <= p.hi; ++r) {
-        if (r != k.me) __builtin_prefetch(k.b->stage(r, k.slot));
+        if (r != k.me) __builtin_prefetch(k.b->stage(r, k.stage_slot));
       }
     }
     // An allreduce or reduce_scatter member needs every post: on a gated communicator
@@ -433,7 +434,11 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   k.lazy_done = true;
   k.may_read = &may_read_input;
   k.reader_arg = root * 8 + static_cast<int>(kind);
-  if (part != Part::after_post && !reserve(k)) return aborted(why);
+  // A reduce's inline contribution is its descriptor alone (the root folds into its
+  // own buffer): it may run further ahead. Every other kind may share a result.
+  const bool desc_only = !invalid && kind == ReduceKind::reduce &&
+                         geometry(*op.type).span(count) <= static_cast<MPI_Count>(layout::kInlineBytes);
+  if (part != Part::after_post && !(desc_only ? reserve_desc(k) : reserve(k))) return aborted(why);
   layout::CallDesc& d = my_desc(k);
   if (invalid) {
     post_invalid(k, k.me);

@@ -162,7 +162,7 @@ bool allgather_small(CommObj* c, const void* mine, std::size_t len, void* all) {
   auto* out = static_cast<std::byte*>(all);
   for (int r = 0; r < c->size; ++r) {
     if (r != k.me && !coll::wait_posted(k, r)) return false;
-    std::memcpy(out + static_cast<std::size_t>(r) * len, k.b->stage(r, k.slot), len);
+    std::memcpy(out + static_cast<std::size_t>(r) * len, k.b->stage(r, k.stage_slot), len);
   }
   return coll::finish(k);
 }

@@ -1,0 +1,125 @@
+/* Long streams of small rooted collectives in which the ranks that need not wait run far
+ * ahead of a slow rank, with calls of a size that fits a library's per-call descriptor
+ * and calls that do not interleaved, so a library that lets inline calls run further
+ * ahead than staged ones (shmpi: kCallSlots descriptors, kStageDepth staging slots,
+ * shm_layout/comm.hpp) must still keep every slot until its slowest reader is done with
+ * it. Every result is checked exactly. Prints "coll_run_ahead: OK (N checks)" on rank 0.
+ * Standard MPI only: also run against MPICH and Open MPI (tests/peer/run_coll_peer.sh).
+ *
+ * Rounds of kCalls calls of each of MPI_Bcast, MPI_Gather, MPI_Scatter and MPI_Reduce
+ * (MPI_SUM) from a root that moves each round. In each round the last rank (the "slow"
+ * one) sleeps 1 ms before every 50th call, so the others, which do not wait in these
+ * calls (bcast and scatter roots, gather senders, reduce contributors), may be up to
+ * kCalls calls ahead of it. Call i carries 1 long when i % 7 != 3 (inline), else kWide
+ * longs (staged), every value derived from (round, call, rank).
+ */
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+
+enum { kCalls = 400, kRounds = 3, kWide = 40 };
+
+static int me, n;
+static long checks;
+
+static long val(int round, int call, int rank, int k) { return (long)round * 1000003L + call * 1009L + rank * 31L + k; }
+static int width(int call) { return call % 7 == 3 ? kWide : 1; }
+
+static void maybe_slow(int call) {
+  if (me == n - 1 && n > 1 && call % 50 == 0) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+  }
+}
+
+static void run_bcast(int round, int root) {
+  long buf[kWide];
+  for (int i = 0; i < kCalls; ++i) {
+    maybe_slow(i);
+    const int w = width(i);
+    for (int k = 0; k < w; ++k) buf[k] = me == root ? val(round, i, root, k) : -1;
+    CHECK_MPI(MPI_Bcast(buf, w, MPI_LONG, root, MPI_COMM_WORLD));
+    for (int k = 0; k < w; ++k, ++checks) {
+      CHECK(buf[k] == val(round, i, root, k), "bcast round %d call %d [%d]: %ld", round, i, k, buf[k]);
+    }
+  }
+}
+
+static void run_gather(int round, int root, long* all) {
+  long mine[kWide];
+  for (int i = 0; i < kCalls; ++i) {
+    maybe_slow(i);
+    const int w = width(i);
+    for (int k = 0; k < w; ++k) mine[k] = val(round, i, me, k);
+    if (me == root) memset(all, 0xff, sizeof(long) * (size_t)(n * kWide));
+    CHECK_MPI(MPI_Gather(mine, w, MPI_LONG, all, w, MPI_LONG, root, MPI_COMM_WORLD));
+    if (me != root) continue;
+    for (int r = 0; r < n; ++r) {
+      for (int k = 0; k < w; ++k, ++checks) {
+        CHECK(all[r * w + k] == val(round, i, r, k), "gather round %d call %d from %d [%d]: %ld", round, i, r, k,
+              all[r * w + k]);
+      }
+    }
+  }
+}
+
+static void run_scatter(int round, int root, long* all) {
+  long mine[kWide];
+  for (int i = 0; i < kCalls; ++i) {
+    maybe_slow(i);
+    const int w = width(i);
+    if (me == root) {
+      for (int r = 0; r < n; ++r) {
+        for (int k = 0; k < w; ++k) all[r * w + k] = val(round, i, r, k);
+      }
+    }
+    for (int k = 0; k < w; ++k) mine[k] = -1;
+    CHECK_MPI(MPI_Scatter(all, w, MPI_LONG, mine, w, MPI_LONG, root, MPI_COMM_WORLD));
+    for (int k = 0; k < w; ++k, ++checks) {
+      CHECK(mine[k] == val(round, i, me, k), "scatter round %d call %d [%d]: %ld", round, i, k, mine[k]);
+    }
+  }
+}
+
+static void run_reduce(int round, int root) {
+  long mine[kWide], sum[kWide];
+  for (int i = 0; i < kCalls; ++i) {
+    maybe_slow(i);
+    const int w = width(i);
+    for (int k = 0; k < w; ++k) {
+      mine[k] = val(round, i, me, k);
+      sum[k] = -1;
+    }
+    CHECK_MPI(MPI_Reduce(mine, sum, w, MPI_LONG, MPI_SUM, root, MPI_COMM_WORLD));
+    if (me != root) continue;
+    for (int k = 0; k < w; ++k, ++checks) {
+      long want = 0;
+      for (int r = 0; r < n; ++r) want += val(round, i, r, k);
+      CHECK(sum[k] == want, "reduce round %d call %d [%d]: %ld, want %ld", round, i, k, sum[k], want);
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  long* all = malloc(sizeof(long) * (size_t)(n * kWide));
+  CHECK(all != NULL, "malloc");
+  for (int round = 0; round < kRounds; ++round) {
+    const int root = round % n == n - 1 && n > 1 ? 0 : round % n;  // the slow rank is never the root
+    run_bcast(round, root);
+    run_gather(round, root, all);
+    run_scatter(round, root, all);
+    run_reduce(round, root);
+  }
+  long total = 0;
+  MPI_Reduce(&checks, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+  if (me == 0) printf("coll_run_ahead: OK (%ld checks)\n", total);
+  free(all);
+  MPI_Finalize();
+  return 0;
+}
