@@ -8,6 +8,7 @@
 //   then              CommRank[n]  (4 + kCallSlots cache lines each)
 //   then              piece tables: per rank kCallSlots x n PieceDesc
 //   then              staging: per rank kStageDepth x kStageSlot bytes (page aligned)
+//   then              small staging: per rank kCallSlots x kSmallStage bytes (page aligned)
 //   then              stream acks: per rank n Flags (its ack of each member's stream)
 //   then              shared results: kStageDepth x kSharedResultBytes (page aligned; CallGate)
 //   then              stream rings: per rank kStreamRing bytes (page aligned)
@@ -15,14 +16,14 @@
 // Protocol (docs/collectives.md): every collective call on the communicator has a
 // sequence number seq (1, 2, ...; the same on every member, since members call
 // collectives in the same order). A rank writes its contribution for call seq into
-// slot seq % kCallSlots (descriptor, piece table) and staging slot seq % kStageDepth,
-// then stores `posted` = seq (release); a reader acquires `posted` >= seq before
-// reading them. When a rank has finished reading others' data of call seq it stores
-// `done` = seq. A writer reuses its staging slot (or a shared result) only after every
-// member's `done` >= seq - kStageDepth, and a call that writes its descriptor alone
-// (inline data) only after every `done` >= seq - kCallSlots: a rank that never waits
-// (a bcast root) runs up to kStageDepth staged or kCallSlots inline calls ahead, and no
-// rank overwrites what a slower one still reads. Both words are single-writer generation counters, never
+// slot seq % kCallSlots (descriptor, piece table, small staging) and staging slot
+// seq % kStageDepth, then stores `posted` = seq (release); a reader acquires `posted`
+// >= seq before reading them. When a rank has finished reading others' data of call
+// seq it stores `done` = seq. A writer reuses its staging slot (or a shared result)
+// only after every member's `done` >= seq - kStageDepth, and a call that writes its
+// descriptor, piece table and small staging alone only after every `done` >= seq -
+// kCallSlots: a rank that never waits (a bcast root) runs up to kStageDepth staged or
+// kCallSlots small calls ahead, and no rank overwrites what a slower one still reads. Both words are single-writer generation counters, never
 // reset (wrap-safe comparison). `done` may lag by up to kDoneBatch calls in which
 // nobody exposed memory (coll/engine.cpp publish_done).
 #pragma once
@@ -41,14 +42,19 @@ inline constexpr std::uint32_t kCommLayoutVersion = 15;
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
 // 8-byte bcast at 8 ranks on 2 cores took 18 us with 2 slots, 6.6 with 8, 1.9 with 32,
-// and (a 36 us switch round) 1.40 with 32, 0.86 with 64, 0.53 with 128. Descriptors
-// (inline data of up to kInlineBytes) are kCallSlots deep; staging and shared results
-// kStageDepth: deeper staging would multiply the pages a rank touches for the first
-// time and keeps (32 KiB alltoall at 8 ranks: 56 MiB at 32 slots, 224 at 128).
+// and (a 36 us switch round) 1.40 with 32, 0.86 with 64, 0.53 with 128. Descriptors and
+// small staging (up to kSmallStage bytes a call) are kCallSlots deep; staging and
+// shared results kStageDepth: deeper staging would multiply the pages a rank touches
+// for the first time and keeps (32 KiB alltoall at 8 ranks: 56 MiB at 32 slots, 224
+// at 128).
 inline constexpr std::uint32_t kCallSlots = 128;
 inline constexpr std::uint32_t kStageDepth = 32;
 static_assert((kCallSlots & (kCallSlots - 1)) == 0, "slot = seq % kCallSlots must survive seq wrap-around");
 static_assert((kStageDepth & (kStageDepth - 1)) == 0 && kStageDepth <= kCallSlots);
+// A call's staged bytes (64-byte steps per piece) up to this go to its small staging
+// slot (kDescSmallStage): 1 KiB holds a 1 KiB bcast, gather block or reduce vector, and
+// the seven 128-byte pieces of a scatter at 8 ranks.
+inline constexpr std::uint64_t kSmallStage = 1024;
 
 // Staging per rank and slot: contributions up to kStageMax (coll/engine.hpp) are copied
 // through the segment; larger ones are streamed (below) or exposed in place and read
@@ -134,6 +140,9 @@ inline constexpr std::uint32_t kDescWantsWrite = 512;
 // for member j; a split allreduce's piece `me` is its block of the result), not the
 // whole contribution from value[0] (libclient/src/coll/reduce.cpp stream_blocks).
 inline constexpr std::uint32_t kDescBlocks = 1024;
+// The staged bytes are in the writer's small staging slot seq % kCallSlots, not its
+// staging slot seq % kStageDepth (a call reserved with reserve_small).
+inline constexpr std::uint32_t kDescSmallStage = 2048;
 inline constexpr std::uint64_t kInlineBytes = sizeof(CallDesc::value);
 
 // What a rank is doing, for shmpi-dump (CommRank::waiting_kind).
@@ -245,8 +254,8 @@ constexpr std::uint64_t comm_round_up(std::uint64_t v, std::uint64_t a) { return
 
 // Offsets of a block for n members.
 struct CommGeometry {
-  std::uint64_t members, gates, ranks, tables, table_stride, stage, stage_stride, acks, acks_stride, results, rings,
-      total;
+  std::uint64_t members, gates, ranks, tables, table_stride, stage, stage_stride, small, small_stride, acks,
+      acks_stride, results, rings, total;
 };
 constexpr CommGeometry comm_geometry(std::uint32_t n) {
   CommGeometry g{};
@@ -257,7 +266,9 @@ constexpr CommGeometry comm_geometry(std::uint32_t n) {
   g.table_stride = comm_round_up(kCallSlots * std::uint64_t{n} * sizeof(PieceDesc), kCacheLine);
   g.stage = comm_round_up(g.tables + std::uint64_t{n} * g.table_stride, kPage);
   g.stage_stride = kStageDepth * kStageSlot;
-  g.acks = g.stage + std::uint64_t{n} * g.stage_stride;
+  g.small = g.stage + std::uint64_t{n} * g.stage_stride;
+  g.small_stride = kCallSlots * kSmallStage;
+  g.acks = g.small + std::uint64_t{n} * g.small_stride;
   g.acks_stride = std::uint64_t{n} * sizeof(Flag);
   g.results = comm_round_up(g.acks + std::uint64_t{n} * g.acks_stride, kPage);
   g.rings = g.results + kStageDepth * kSharedResultBytes;

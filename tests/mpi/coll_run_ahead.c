@@ -1,17 +1,18 @@
 /* Long streams of small rooted collectives in which the ranks that need not wait run far
- * ahead of a slow rank, with calls of a size that fits a library's per-call descriptor
- * and calls that do not interleaved, so a library that lets inline calls run further
- * ahead than staged ones (shmpi: kCallSlots descriptors, kStageDepth staging slots,
- * shm_layout/comm.hpp) must still keep every slot until its slowest reader is done with
- * it. Every result is checked exactly. Prints "coll_run_ahead: OK (N checks)" on rank 0.
+ * ahead of a slow rank, with calls of three sizes interleaved (one that fits a library's
+ * per-call descriptor, one of a few hundred bytes, one of over 1 KiB), so a library that
+ * lets small calls run further ahead than large ones (shmpi: kCallSlots descriptors and
+ * small staging slots, kStageDepth staging slots, shm_layout/comm.hpp) must still keep
+ * every slot until its slowest reader is done with it. Every result is checked exactly. Prints "coll_run_ahead: OK (N checks)" on rank 0.
  * Standard MPI only: also run against MPICH and Open MPI (tests/peer/run_coll_peer.sh).
  *
  * Rounds of kCalls calls of each of MPI_Bcast, MPI_Gather, MPI_Scatter and MPI_Reduce
  * (MPI_SUM) from a root that moves each round. In each round the last rank (the "slow"
  * one) sleeps 1 ms before every 50th call, so the others, which do not wait in these
  * calls (bcast and scatter roots, gather senders, reduce contributors), may be up to
- * kCalls calls ahead of it. Call i carries 1 long when i % 7 != 3 (inline), else kWide
- * longs (staged), every value derived from (round, call, rank).
+ * kCalls calls ahead of it. Call i carries kWide longs when i % 4 == 3, kMid when
+ * i % 4 == 1, else 1, so that the call 32 or 128 later, which may reuse a slot, has
+ * the same size. Every value is derived from (round, call, rank).
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -20,13 +21,13 @@
 
 #include "check.h"
 
-enum { kCalls = 400, kRounds = 3, kWide = 40 };
+enum { kCalls = 400, kRounds = 3, kMid = 40, kWide = 200 };
 
 static int me, n;
 static long checks;
 
 static long val(int round, int call, int rank, int k) { return (long)round * 1000003L + call * 1009L + rank * 31L + k; }
-static int width(int call) { return call % 7 == 3 ? kWide : 1; }
+static int width(int call) { return call % 4 == 3 ? kWide : call % 4 == 1 ? kMid : 1; }
 
 static void maybe_slow(int call) {
   if (me == n - 1 && n > 1 && call % 50 == 0) {

@@ -34,6 +34,10 @@ struct CommBlock {
     return base + geo.stage + static_cast<std::uint64_t>(r) * geo.stage_stride +
            static_cast<std::uint64_t>(slot) * layout::kStageSlot;
   }
+  std::byte* small_stage(int r, int slot) const {
+    return base + geo.small + static_cast<std::uint64_t>(r) * geo.small_stride +
+           static_cast<std::uint64_t>(slot) * layout::kSmallStage;
+  }
   // Reader r's ack of member w's stream (comm.hpp kStreamChunk).
   layout::Flag& ack(int r, int w) const {
     return reinterpret_cast<layout::Flag*>(base + geo.acks + static_cast<std::uint64_t>(r) * geo.acks_stride)[w];

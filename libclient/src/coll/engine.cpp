@@ -236,8 +236,10 @@ bool reserve_upto(Call& k, std::uint32_t need) {
 // descriptor by call seq - kCallSlots: every reader must be done with those.
 bool reserve(Call& k) { return reserve_upto(k, k.seq - layout::kStageDepth); }
 
-bool reserve_desc(Call& k) {
-  k.desc_only = true;
+std::uint64_t small_max() { return g_wait.oversubscribed ? layout::kSmallStage : layout::kInlineBytes; }
+
+bool reserve_small(Call& k) {
+  k.small_stage = true;
   return reserve_upto(k, k.seq - layout::kCallSlots);
 }
 
@@ -333,6 +335,7 @@ bool wait_gate(Call& k) { return sleep_on_gate(k, true); }
 
 void post(Call& k) {
   if (k.exposed) my_desc(k).status |= layout::kDescExposed;
+  if (k.small_stage) my_desc(k).status |= layout::kDescSmallStage;
   my_desc(k).seq.store(k.seq, std::memory_order_release);
   // In order, `posted` = seq. A call posted after a later one (nonblocking calls) still
   // raises the flag by one, so that a reader waiting for it wakes (wait_posted).
@@ -353,12 +356,15 @@ void post(Call& k) {
   // calls; numbers in docs/collectives.md "One call"). Only the first slot line: all of
   // a 4 KiB one (64 lines) made 4 KiB calls slower.
   prefetch_for_write(&k.mine->desc[(k.slot + 1) % layout::kCallSlots]);
-  if (k.staged_slot) prefetch_for_write(k.b->stage(k.me, (k.stage_slot + 1) % layout::kStageDepth));
+  if (k.staged_slot) {
+    prefetch_for_write(k.small_stage ? k.b->small_stage(k.me, (k.slot + 1) % layout::kCallSlots)
+                                     : k.b->stage(k.me, (k.stage_slot + 1) % layout::kStageDepth));
+  }
 }
 
 const std::byte* staged(const Call& k, int r, const layout::CallDesc& d) {
   if ((d.status & layout::kDescInline) != 0) return reinterpret_cast<const std::byte*>(d.value);
-  return k.b->stage(r, k.stage_slot);
+  return stage_of(k, r);
 }
 
 std::byte* stage_for(Call& k, std::uint64_t bytes) {
@@ -368,6 +374,7 @@ std::byte* stage_for(Call& k, std::uint64_t bytes) {
     return reinterpret_cast<std::byte*>(d.value);
   }
   d.status &= ~layout::kDescInline;
+  assert((!k.small_stage || bytes <= layout::kSmallStage) && "reserve_small() for more than kSmallStage bytes");
   return my_stage(k);
 }
 
@@ -468,7 +475,7 @@ Source source(const Call& k, int r, const layout::CallDesc& d) {
 
 Source source(const Call& k, int r, const layout::PieceDesc& p) {
   if ((p.stream & layout::kPieceStreamed) != 0) return Source{nullptr, p.addr, p.stream, 0, p.addr != 0 ? p.stage_off : 0};
-  return p.addr != 0 ? Source{nullptr, p.addr} : Source{k.b->stage(r, k.stage_slot) + p.stage_off, 0};
+  return p.addr != 0 ? Source{nullptr, p.addr} : Source{stage_of(k, r) + p.stage_off, 0};
 }
 
 // Rank r's piece of the call for this rank (r wrote its pieces with
@@ -479,7 +486,7 @@ Source piece_from(const Call& k, int r, std::uint64_t& bytes) {
     bytes = d.bytes;
     const auto idx = static_cast<std::uint64_t>(k.me - (k.me > r ? 1 : 0));
     if ((d.status & layout::kDescInline) != 0) return Source{reinterpret_cast<const std::byte*>(d.value) + idx * bytes, 0};
-    return Source{k.b->stage(r, k.stage_slot) + idx * ((bytes + 63) / 64 * 64), 0};
+    return Source{stage_of(k, r) + idx * ((bytes + 63) / 64 * 64), 0};
   }
   const layout::PieceDesc& p = pieces(k, r)[k.me];
   bytes = p.bytes;
@@ -492,9 +499,13 @@ void prefetch_next_staged(const Call& k, int r, const Source& src) {
   // MPI_Scatter stream 0.16 -> 0.22 us. Oversubscribed, the writer wrote it long ago.
   if (!g_wait.oversubscribed) return;
   const auto at = reinterpret_cast<std::uintptr_t>(src.staged);
-  const auto here = reinterpret_cast<std::uintptr_t>(k.b->stage(r, k.stage_slot));
-  if (at < here || at >= here + layout::kStageSlot) return;
-  prefetch_for_read(k.b->stage(r, (k.stage_slot + 1) % layout::kStageDepth) + (at - here));
+  const bool small = (desc(k, r).status & layout::kDescSmallStage) != 0;
+  const auto here = reinterpret_cast<std::uintptr_t>(stage_of(k, r));
+  if (at < here || at >= here + (small ? layout::kSmallStage : layout::kStageSlot)) return;
+  // The next call is likely of the same kind (a stream of calls).
+  prefetch_for_read((small ? k.b->small_stage(r, (k.slot + 1) % layout::kCallSlots)
+                           : k.b->stage(r, (k.stage_slot + 1) % layout::kStageDepth)) +
+                    (at - here));
 }
 
 bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len) {

@@ -39,6 +39,7 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
   d.bytes = b;
   const bool inline_ = b * others <= layout::kInlineBytes;
   d.status |= layout::kDescUniform | (inline_ ? layout::kDescInline : 0);
+  assert(!k.small_stage || others * step <= layout::kSmallStage);
   std::byte* to = inline_ ? reinterpret_cast<std::byte*>(d.value) : my_stage(k);
   const std::uint64_t stride = inline_ ? b : step;
   for (int j = 0, idx = 0; j < k.n; ++j) {
@@ -47,16 +48,21 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
   return true;
 }
 
-// Whether contribute_uniform() puts the pieces in the descriptor line (kDescInline):
-// then the call writes its descriptor alone (reserve_desc).
-bool pieces_inline(const Call& k, const Buf* send, int skip) {
-  if (k.n < 2) return false;
-  const auto b = static_cast<std::uint64_t>(send[skip == 0 ? 1 : 0].bytes());
-  if (b * static_cast<std::uint64_t>(k.n - 1) > layout::kInlineBytes) return false;
+// Whether contribute_pieces() stages every piece within small_max() bytes (64-byte
+// steps), or puts them all in the descriptor line (uniform, kInlineBytes in all): then
+// the call may take reserve_small().
+bool pieces_small(const Call& k, const Buf* send, int skip) {
+  std::uint64_t off = 0, sum = 0;
+  bool uniform = k.n > 1;
+  const std::uint64_t b = uniform ? static_cast<std::uint64_t>(send[skip == 0 ? 1 : 0].bytes()) : 0;
   for (int j = 0; j < k.n; ++j) {
-    if (j != skip && static_cast<std::uint64_t>(send[j].bytes()) != b) return false;
+    if (j == skip) continue;
+    const auto bytes = static_cast<std::uint64_t>(send[j].bytes());
+    off += (bytes + 63) / 64 * 64;
+    sum += bytes;
+    uniform = uniform && bytes == b;
   }
-  return true;
+  return off <= small_max() || (uniform && sum <= layout::kInlineBytes);
 }
 
 // Streams or single copies for this member's large pieces (path_choice.hpp): its own
@@ -118,6 +124,7 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::u
     if (bytes <= kStageMax && off + bytes <= layout::kStageSlot) {
       p.stage_off = off;
       off += (bytes + 63) / 64 * 64;
+      assert(!k.small_stage || off <= layout::kSmallStage);
       continue;
     }
     if (path != nullptr && !path->timed && path->bytes == 0) {
@@ -225,8 +232,8 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   layout::CallDesc& d = my_desc(k);
   PathPick path;  // the root's, for a large message
   if (k.me == root) {
-    // An inline message writes the descriptor alone: it may run further ahead.
-    if (!(room <= layout::kInlineBytes ? reserve_desc(k) : reserve(k))) return aborted(why);
+    // A small message stages in the small slot: it may run further ahead.
+    if (!(room <= small_max() ? reserve_small(k) : reserve(k))) return aborted(why);
     const bool large = room > kStageMax && k.n > 1;
     if (large) {
       path = pick_path(c->paths, PathKind::bcast, room);
@@ -304,7 +311,7 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   PathPick path;  // the root's, for its large pieces
   path.kind = PathKind::scatter;
   if (k.me == root) {
-    if (!(pieces_inline(k, send, root) ? reserve_desc(k) : reserve(k))) return aborted(why);
+    if (!(pieces_small(k, send, root) ? reserve_small(k) : reserve(k))) return aborted(why);
     my_desc(k).status = 0;
     contribute_pieces(k, send, root, false, UINT64_MAX, k.n == 2, &path);
     post(k);
@@ -341,10 +348,10 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
   k.reader_arg = root;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;
-  // The root writes its descriptor and piece table alone, and so does a sender whose
-  // block is inline: they may run further ahead.
-  const bool desc_only = k.me == root || static_cast<std::uint64_t>(send.bytes()) <= layout::kInlineBytes;
-  if (!(desc_only ? reserve_desc(k) : reserve(k))) return aborted(why);
+  // The root writes its descriptor and piece table alone, and a sender of a small
+  // block stages it in its small slot: they may run further ahead.
+  const bool small = k.me == root || static_cast<std::uint64_t>(send.bytes()) <= small_max();
+  if (!(small ? reserve_small(k) : reserve(k))) return aborted(why);
   PathPick path;  // a 2-member root's, for its sender's large block
   if (k.me != root) {
     // A large contribution goes straight into the root's buffer when the root offers
@@ -437,7 +444,9 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     // overlap (reduce.cpp does the same).
     for (int r = 0; r < k.n; ++r) {
       const auto b = static_cast<std::uint64_t>(recv[r].bytes());
-      if (r != root && b > layout::kInlineBytes && b <= kStageMax) __builtin_prefetch(k.b->stage(r, k.stage_slot));
+      if (r != root && b > layout::kInlineBytes && b <= kStageMax) {
+        __builtin_prefetch(predicted_stage(k, r, b <= small_max()));
+      }
     }
     if (!send_in_place) local_copy(k, send, recv[root]);
     for (int r = 0; r < k.n && ok; ++r) {

@@ -22,7 +22,7 @@ Next next_call(const Plan& p, std::uint32_t seq) {
 }
 
 // The first member that is not done with the call kStageDepth back (reserve() waits for
-// it; reserve_desc() asks for less), or -1.
+// it; reserve_small() asks for less), or -1.
 int first_not_done(const Next& x) {
   const std::uint32_t need = x.seq - layout::kStageDepth;
   if (reached(x.c->seen_done_min, need)) return -1;  // reserve()'s bound of them all

@@ -303,7 +303,7 @@ void ack_streamed_input(Call& k, int r, bool result) {
 // gate's line up to kGateInlineBytes, else in the slot's shared result area.
 std::byte* shared_area(const Call& k, std::size_t len) {
   layout::CallGate& gt = k.b->gate(k.slot);
-  assert(!k.desc_only && "a call reserved with reserve_desc() shares a result");
+  assert(!k.small_stage && "a call reserved with reserve_small() shares a result");
   return len <= layout::kGateInlineBytes ? gt.result : k.b->shared_result(k.stage_slot);
 }
 
@@ -373,7 +373,7 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     // them (in a stream the members posted long ago).
     if (static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
       for (int r = p.lo; r <= p.hi; ++r) {
-        if (r != k.me) __builtin_prefetch(k.b->stage(r, k.stage_slot));
+        if (r != k.me) __builtin_prefetch(predicted_stage(k, r, k.small_stage));
       }
     }
     // An allreduce or reduce_scatter member needs every post: on a gated communicator
@@ -434,11 +434,15 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   k.lazy_done = true;
   k.may_read = &may_read_input;
   k.reader_arg = root * 8 + static_cast<int>(kind);
-  // A reduce's inline contribution is its descriptor alone (the root folds into its
-  // own buffer): it may run further ahead. Every other kind may share a result.
-  const bool desc_only = !invalid && kind == ReduceKind::reduce &&
-                         geometry(*op.type).span(count) <= static_cast<MPI_Count>(layout::kInlineBytes);
-  if (part != Part::after_post && !(desc_only ? reserve_desc(k) : reserve(k))) return aborted(why);
+  // A reduce's small contribution stages in the small slot (the root folds into its own
+  // buffer): it may run further ahead. Every other kind may share a result.
+  const bool small = !invalid && kind == ReduceKind::reduce &&
+                     static_cast<std::uint64_t>(geometry(*op.type).span(count)) <= small_max();
+  if (part == Part::after_post) {
+    k.small_stage = small;  // reserved at issue, in the call's first part
+  } else if (!(small ? reserve_small(k) : reserve(k))) {
+    return aborted(why);
+  }
   layout::CallDesc& d = my_desc(k);
   if (invalid) {
     post_invalid(k, k.me);
