@@ -23,9 +23,10 @@
 // only after every member's `done` >= seq - kStageDepth, and a call that writes its
 // descriptor, piece table and small staging alone only after every `done` >= seq -
 // kCallSlots: a rank that never waits (a bcast root) runs up to kStageDepth staged or
-// kCallSlots small calls ahead, and no rank overwrites what a slower one still reads. Both words are single-writer generation counters, never
-// reset (wrap-safe comparison). `done` may lag by up to kDoneBatch calls in which
-// nobody exposed memory (coll/engine.cpp publish_done).
+// kCallSlots small calls ahead, and no rank overwrites what a slower one still reads.
+// Both words are single-writer generation counters, never reset (wrap-safe
+// comparison). `done` may lag by up to kDoneBatch calls in which nobody exposed memory
+// (coll/engine.cpp publish_done).
 #pragma once
 
 #include <atomic>

@@ -7,7 +7,8 @@
  * Standard MPI only: also run against MPICH and Open MPI (tests/peer/run_coll_peer.sh).
  *
  * Rounds of kCalls calls of each of MPI_Bcast, MPI_Gather, MPI_Scatter and MPI_Reduce
- * (MPI_SUM) from a root that moves each round. In each round the last rank (the "slow"
+ * (MPI_SUM) from a root that moves each round; the same rounds again with MPI_Ibcast,
+ * MPI_Igather, MPI_Iscatter and MPI_Ireduce, each followed by MPI_Wait. In each round the last rank (the "slow"
  * one) sleeps 1 ms before every 50th call, so the others, which do not wait in these
  * calls (bcast and scatter roots, gather senders, reduce contributors), may be up to
  * kCalls calls ahead of it. Call i carries kWide longs when i % 4 == 3, kMid when
@@ -24,7 +25,13 @@
 enum { kCalls = 400, kRounds = 3, kMid = 40, kWide = 200 };
 
 static int me, n;
+static int nb;  /* the nonblocking calls, each followed by MPI_Wait */
 static long checks;
+
+static void done(int rc, MPI_Request* req) {
+  CHECK_MPI(rc);
+  if (nb) CHECK_MPI(MPI_Wait(req, MPI_STATUS_IGNORE));
+}
 
 static long val(int round, int call, int rank, int k) { return (long)round * 1000003L + call * 1009L + rank * 31L + k; }
 static int width(int call) { return call % 4 == 3 ? kWide : call % 4 == 1 ? kMid : 1; }
@@ -42,7 +49,9 @@ static void run_bcast(int round, int root) {
     maybe_slow(i);
     const int w = width(i);
     for (int k = 0; k < w; ++k) buf[k] = me == root ? val(round, i, root, k) : -1;
-    CHECK_MPI(MPI_Bcast(buf, w, MPI_LONG, root, MPI_COMM_WORLD));
+    MPI_Request req;
+    done(nb ? MPI_Ibcast(buf, w, MPI_LONG, root, MPI_COMM_WORLD, &req) : MPI_Bcast(buf, w, MPI_LONG, root, MPI_COMM_WORLD),
+         &req);
     for (int k = 0; k < w; ++k, ++checks) {
       CHECK(buf[k] == val(round, i, root, k), "bcast round %d call %d [%d]: %ld", round, i, k, buf[k]);
     }
@@ -56,7 +65,10 @@ static void run_gather(int round, int root, long* all) {
     const int w = width(i);
     for (int k = 0; k < w; ++k) mine[k] = val(round, i, me, k);
     if (me == root) memset(all, 0xff, sizeof(long) * (size_t)(n * kWide));
-    CHECK_MPI(MPI_Gather(mine, w, MPI_LONG, all, w, MPI_LONG, root, MPI_COMM_WORLD));
+    MPI_Request req;
+    done(nb ? MPI_Igather(mine, w, MPI_LONG, all, w, MPI_LONG, root, MPI_COMM_WORLD, &req)
+            : MPI_Gather(mine, w, MPI_LONG, all, w, MPI_LONG, root, MPI_COMM_WORLD),
+         &req);
     if (me != root) continue;
     for (int r = 0; r < n; ++r) {
       for (int k = 0; k < w; ++k, ++checks) {
@@ -78,7 +90,10 @@ static void run_scatter(int round, int root, long* all) {
       }
     }
     for (int k = 0; k < w; ++k) mine[k] = -1;
-    CHECK_MPI(MPI_Scatter(all, w, MPI_LONG, mine, w, MPI_LONG, root, MPI_COMM_WORLD));
+    MPI_Request req;
+    done(nb ? MPI_Iscatter(all, w, MPI_LONG, mine, w, MPI_LONG, root, MPI_COMM_WORLD, &req)
+            : MPI_Scatter(all, w, MPI_LONG, mine, w, MPI_LONG, root, MPI_COMM_WORLD),
+         &req);
     for (int k = 0; k < w; ++k, ++checks) {
       CHECK(mine[k] == val(round, i, me, k), "scatter round %d call %d [%d]: %ld", round, i, k, mine[k]);
     }
@@ -94,7 +109,10 @@ static void run_reduce(int round, int root) {
       mine[k] = val(round, i, me, k);
       sum[k] = -1;
     }
-    CHECK_MPI(MPI_Reduce(mine, sum, w, MPI_LONG, MPI_SUM, root, MPI_COMM_WORLD));
+    MPI_Request req;
+    done(nb ? MPI_Ireduce(mine, sum, w, MPI_LONG, MPI_SUM, root, MPI_COMM_WORLD, &req)
+            : MPI_Reduce(mine, sum, w, MPI_LONG, MPI_SUM, root, MPI_COMM_WORLD),
+         &req);
     if (me != root) continue;
     for (int k = 0; k < w; ++k, ++checks) {
       long want = 0;
@@ -110,12 +128,14 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &n);
   long* all = malloc(sizeof(long) * (size_t)(n * kWide));
   CHECK(all != NULL, "malloc");
-  for (int round = 0; round < kRounds; ++round) {
-    const int root = round % n == n - 1 && n > 1 ? 0 : round % n;  // the slow rank is never the root
-    run_bcast(round, root);
-    run_gather(round, root, all);
-    run_scatter(round, root, all);
-    run_reduce(round, root);
+  for (nb = 0; nb < 2; ++nb) {
+    for (int round = 0; round < kRounds; ++round) {
+      const int root = round % n == n - 1 && n > 1 ? 0 : round % n;  // the slow rank is never the root
+      run_bcast(round, root);
+      run_gather(round, root, all);
+      run_scatter(round, root, all);
+      run_reduce(round, root);
+    }
   }
   long total = 0;
   MPI_Reduce(&checks, &total, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);

@@ -238,6 +238,20 @@ bool reserve(Call& k) { return reserve_upto(k, k.seq - layout::kStageDepth); }
 
 std::uint64_t small_max() { return g_wait.oversubscribed ? layout::kSmallStage : layout::kInlineBytes; }
 
+bool pieces_small(int n, const Buf* send, int skip) {
+  std::uint64_t off = 0, sum = 0;
+  bool uniform = n > 1;
+  const std::uint64_t b = uniform ? static_cast<std::uint64_t>(send[skip == 0 ? 1 : 0].bytes()) : 0;
+  for (int j = 0; j < n; ++j) {
+    if (j == skip) continue;
+    const auto bytes = static_cast<std::uint64_t>(send[j].bytes());
+    off += (bytes + 63) / 64 * 64;
+    sum += bytes;
+    uniform = uniform && bytes == b;
+  }
+  return off <= small_max() || (uniform && sum <= layout::kInlineBytes);
+}
+
 bool reserve_small(Call& k) {
   k.small_stage = true;
   return reserve_upto(k, k.seq - layout::kCallSlots);

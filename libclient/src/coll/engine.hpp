@@ -138,6 +138,10 @@ bool reserve_small(Call& k);
 // each, 2 ranks, a 1 KiB MPI_Reduce stream took 0.26 us per call with 32 slots and 0.45
 // with 128 small ones: the root read data written 128 calls before, out of L1.
 std::uint64_t small_max();
+// Whether contribute_pieces() (move.cpp) stages the n pieces but `skip`'s within
+// small_max() bytes (64-byte steps), or puts them all in the descriptor line (uniform,
+// kInlineBytes in all): then a scatter root may take reserve_small().
+bool pieces_small(int n, const Buf* send, int skip);
 // (Inline, as the other one-line accessors here: each is used several times a call.)
 inline layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.slot]; }
 inline layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.slot]; }

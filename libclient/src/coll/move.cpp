@@ -48,23 +48,6 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
   return true;
 }
 
-// Whether contribute_pieces() stages every piece within small_max() bytes (64-byte
-// steps), or puts them all in the descriptor line (uniform, kInlineBytes in all): then
-// the call may take reserve_small().
-bool pieces_small(const Call& k, const Buf* send, int skip) {
-  std::uint64_t off = 0, sum = 0;
-  bool uniform = k.n > 1;
-  const std::uint64_t b = uniform ? static_cast<std::uint64_t>(send[skip == 0 ? 1 : 0].bytes()) : 0;
-  for (int j = 0; j < k.n; ++j) {
-    if (j == skip) continue;
-    const auto bytes = static_cast<std::uint64_t>(send[j].bytes());
-    off += (bytes + 63) / 64 * 64;
-    sum += bytes;
-    uniform = uniform && bytes == b;
-  }
-  return off <= small_max() || (uniform && sum <= layout::kInlineBytes);
-}
-
 // Streams or single copies for this member's large pieces (path_choice.hpp): its own
 // measured pick, except in an alltoall of more than two members, where comm rank 0
 // picks for all and publishes it in its CommRank line, and the others follow.
@@ -311,7 +294,7 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   PathPick path;  // the root's, for its large pieces
   path.kind = PathKind::scatter;
   if (k.me == root) {
-    if (!(pieces_small(k, send, root) ? reserve_small(k) : reserve(k))) return aborted(why);
+    if (!(pieces_small(k.n, send, root) ? reserve_small(k) : reserve(k))) return aborted(why);
     my_desc(k).status = 0;
     contribute_pieces(k, send, root, false, UINT64_MAX, k.n == 2, &path);
     post(k);

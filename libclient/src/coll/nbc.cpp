@@ -276,7 +276,7 @@ bool watch_next(CollRequest& r) {
     const int m = missing_done(r.plan, r.seq);
     if (m < 0) return false;
     r.task.wait = &r.plan.comm->block->rank(m).done;
-    r.task.target = r.seq - layout::kStageDepth;
+    r.task.target = r.seq - reserve_depth(r.plan);
     r.task.watch = nullptr;
     return true;
   }

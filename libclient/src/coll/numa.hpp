@@ -6,8 +6,8 @@
 //
 // Each runs as two calls of the communicator (two sequence numbers), taken by every
 // member, so the engine's per-call rules (one post and one done per member and call,
-// slot reuse after kStageDepth or kCallSlots) hold unchanged. Same arguments and results as the flat
-// versions in collectives.hpp.
+// slot reuse after kStageDepth or kCallSlots calls) hold unchanged. Same arguments and
+// results as the flat versions in collectives.hpp.
 #pragma once
 
 #include "coll/collectives.hpp"

@@ -15,16 +15,17 @@ struct Next {
   CommBlock* b;
   std::uint32_t seq;  // the call's sequence number, once begin() has taken it
   int slot;
+  std::uint32_t depth;  // reserve_depth(): the call kStageDepth or kCallSlots back
 };
 
 Next next_call(const Plan& p, std::uint32_t seq) {
-  return {p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)};
+  return {p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots), reserve_depth(p)};
 }
 
-// The first member that is not done with the call kStageDepth back (reserve() waits for
-// it; reserve_small() asks for less), or -1.
+// The first member that is not done with the call x.depth back (what reserve() or
+// reserve_small() waits for), or -1.
 int first_not_done(const Next& x) {
-  const std::uint32_t need = x.seq - layout::kStageDepth;
+  const std::uint32_t need = x.seq - x.depth;
   if (reached(x.c->seen_done_min, need)) return -1;  // reserve()'s bound of them all
   const std::vector<std::uint32_t>& seen = x.c->seen_done;
   const bool known = seen.size() == static_cast<std::size_t>(x.c->size);
@@ -161,6 +162,20 @@ bool reserve_first(const Plan& p) {
 }
 
 int missing_done(const Plan& p, std::uint32_t seq) { return first_not_done(next_call(p, seq)); }
+
+std::uint32_t reserve_depth(const Plan& p) {
+  const int me = p.comm->rank;
+  const auto small = [](MPI_Count bytes) { return static_cast<std::uint64_t>(bytes) <= small_max(); };
+  bool deep = false;
+  switch (p.kind) {
+    case PlanKind::bcast: deep = me == p.root && small(p.one.bytes()); break;
+    case PlanKind::scatter: deep = me == p.root && pieces_small(p.comm->size, p.send.data(), me); break;
+    case PlanKind::gather: deep = me == p.root || small(p.one.bytes()); break;
+    case PlanKind::reduce: deep = p.rkind == ReduceKind::reduce && small(reduce_folds(p).span); break;
+    default: break;
+  }
+  return deep ? layout::kCallSlots : layout::kStageDepth;
+}
 
 bool root_post_arrives(const Plan& p) {
   const Next x = next_call(p, p.comm->seq + 1);

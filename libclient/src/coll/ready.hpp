@@ -27,7 +27,7 @@ bool runs_through(const Plan& p, std::uint32_t seq);
 //  posts_first: a barrier or a staged reduction whose slot is free: everything up to
 //    its post can run at issue, and all it waits for afterwards is other members' posts.
 //  reserve_first: all it waits for is its slot (reserve(): the members' `done` of the
-//    call kStageDepth back), after which it runs through: a staged bcast root, a
+//    call reserve_depth() back), after which it runs through: a staged bcast root, a
 //    scatter root whose pieces are staged, a gather sender that stages, a reduction
 //    member with nothing to fold; it can take its number at issue and run once the
 //    slot is free.
@@ -35,8 +35,11 @@ bool reads_first(const Plan& p);
 bool posts_first(const Plan& p);
 bool reserve_first(const Plan& p);
 // For a reserve_first call numbered `seq`: the first member not done with call
-// seq - kStageDepth, or -1.
+// seq - reserve_depth(p), or -1.
 int missing_done(const Plan& p, std::uint32_t seq);
+// How far back the call's reserve looks: kCallSlots for a call that the flat algorithm
+// runs with reserve_small() (move.cpp, reduce.cpp: the same tests), else kStageDepth.
+std::uint32_t reserve_depth(const Plan& p);
 // For a reads_first call not yet started: polls its root's descriptor of the call
 // (wait.hpp poll_briefly): true once it has posted.
 bool root_post_arrives(const Plan& p);
