@@ -514,7 +514,7 @@ void prefetch_next_staged(const Call& k, int r, const Source& src) {
   if (!g_wait.oversubscribed) return;
   const auto at = reinterpret_cast<std::uintptr_t>(src.staged);
   const bool small = (desc(k, r).status & layout::kDescSmallStage) != 0;
-  const auto here = reinterpret_cast<std::uintptr_t>(stage_of(k, r));
+  const auto here = reinterpret_cast<std::uintptr_t>(stage_in(k, r, small));
   if (at < here || at >= here + (small ? layout::kSmallStage : layout::kStageSlot)) return;
   // The next call is likely of the same kind (a stream of calls).
   prefetch_for_read((small ? k.b->small_stage(r, (k.slot + 1) % layout::kCallSlots)

@@ -149,19 +149,18 @@ inline layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k
 inline bool posted_now(const Call& k, int r) { return desc(k, r).seq.load(std::memory_order_acquire) == k.seq; }
 inline layout::PieceDesc* my_pieces(Call& k) { return k.b->table(k.me, k.slot); }
 inline const layout::PieceDesc* pieces(const Call& k, int r) { return k.b->table(r, k.slot); }
+// Rank r's staging of this call: its small slot (reserve_small) or its staging slot.
+// Before r has posted (a prefetch), `small` is what the call's arguments predict.
+inline std::byte* stage_in(const Call& k, int r, bool small) {
+  return small ? k.b->small_stage(r, k.slot) : k.b->stage(r, k.stage_slot);
+}
 inline std::byte* my_stage(Call& k) {
   k.staged_slot = true;
-  return k.small_stage ? k.b->small_stage(k.me, k.slot) : k.b->stage(k.me, k.stage_slot);
+  return stage_in(k, k.me, k.small_stage);
 }
-// Rank r's staging of this call (its posted descriptor says which slot).
+// Rank r's staging of this call, once posted (its descriptor says which slot).
 inline std::byte* stage_of(const Call& k, int r) {
-  return (desc(k, r).status & layout::kDescSmallStage) != 0 ? k.b->small_stage(r, k.slot)
-                                                            : k.b->stage(r, k.stage_slot);
-}
-// The same before r has posted (a prefetch): the slot a member staging that many bytes
-// takes, as the caller knows from the call's arguments.
-inline std::byte* predicted_stage(const Call& k, int r, bool small) {
-  return small ? k.b->small_stage(r, k.slot) : k.b->stage(r, k.stage_slot);
+  return stage_in(k, r, (desc(k, r).status & layout::kDescSmallStage) != 0);
 }
 // Where rank r's staged bytes of this call are: inline in its descriptor, or its slot.
 const std::byte* staged(const Call& k, int r, const layout::CallDesc& d);

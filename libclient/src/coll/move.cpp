@@ -428,7 +428,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     for (int r = 0; r < k.n; ++r) {
       const auto b = static_cast<std::uint64_t>(recv[r].bytes());
       if (r != root && b > layout::kInlineBytes && b <= kStageMax) {
-        __builtin_prefetch(predicted_stage(k, r, b <= small_max()));
+        __builtin_prefetch(stage_in(k, r, b <= small_max()));
       }
     }
     if (!send_in_place) local_copy(k, send, recv[root]);

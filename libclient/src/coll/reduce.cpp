@@ -373,7 +373,7 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     // them (in a stream the members posted long ago).
     if (static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
       for (int r = p.lo; r <= p.hi; ++r) {
-        if (r != k.me) __builtin_prefetch(predicted_stage(k, r, k.small_stage));
+        if (r != k.me) __builtin_prefetch(stage_in(k, r, k.small_stage));
       }
     }
     // An allreduce or reduce_scatter member needs every post: on a gated communicator
