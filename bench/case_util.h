@@ -121,17 +121,20 @@ struct warmup {
   int chunks; /* chunks done */
   double spent; /* seconds so far (max over the ranks) */
   double pace[WARMUP_CHUNKS]; /* seconds per iteration of each chunk (max over the ranks) */
+  long longest; /* the longest chunk's length (the later one of equal lengths) */
+  double longest_pace; /* its pace */
 };
 
 /* The warmup iterations of a case of `bytes`: WARMUP up to 1 KiB and the same bytes
- * above (rma_util.h iters_for_size), but at least 32 (or WARMUP if smaller; the warmup
+ * above (rma_util.h iters_for_size), but at least 64 (or WARMUP if smaller; the warmup
  * still stops after 0.1 s): a library that settles per size is timed settled at every
  * size. OSU's skip_large is 10, enough for shmpi's path choice (up to 8 calls), but
  * not for a first pass over per-call resources: shmpi stages each of its last 32 calls
  * in pages of their own, and on these VMs the first access of a page costs 5-75 us, so
  * at 8 ranks a 32 KiB MPI_Allreduce's first 32 calls took 0.5-4.7 ms each and the
- * next ones ~0.1 ms (bench/README.md). */
-#define WARMUP_LARGE_FLOOR 32L
+ * next ones ~0.1 ms (bench/README.md). 64 leaves a chunk of 32 calls after that first
+ * pass, for warmup_capped's pace. */
+#define WARMUP_LARGE_FLOOR 64L
 static inline long warmup_for_size(long warmup, long bytes) {
   const long floor = warmup < WARMUP_LARGE_FLOOR ? warmup : WARMUP_LARGE_FLOOR;
   return iters_for_size(warmup, bytes, floor < 1 ? 1 : floor);
@@ -148,14 +151,28 @@ static inline int warmup_step(struct warmup* w, struct ctl* ctl, double pace, do
   double v[2] = {pace, w->spent + dt}; /* pace, warmup time so far */
   if (ctl != NULL) ctl_allmax(ctl, v, 2);
   w->pace[w->chunks++] = v[0];
+  if (len >= w->longest) {
+    w->longest = len;
+    w->longest_pace = v[0];
+  }
   w->spent = v[1];
   w->done += len;
   return w->spent > WARMUP_BUDGET_S;
 }
 
-/* iters, cut to LOOP_BUDGET_S at the warmup's median pace, not below floor (capped_iters). */
+/* iters, cut to LOOP_BUDGET_S (capped_iters), not below floor, at the warmup's median
+ * chunk pace or its longest chunk's if that is faster. The median alone passes over one
+ * stall but not over a slow start: the chunks double from 1 call, so most of them fall in
+ * the first calls of a case, which pay first accesses (warmup_for_size), and a case timed
+ * first at its size ran loops of ~20 calls where the same case timed second ran ~150
+ * (8 ranks, 32 KiB MPI_Scatter: 14.6-18 against 9.7-10.4 us per call, the gap of a
+ * short loop's start skew and of the calls still settling; bench/README.md). The
+ * longest chunk is the last half of the warmup or close: a pace over many calls, after
+ * the start. Noise only adds time, so the faster of the two is the better guess. */
 static inline long warmup_capped(struct warmup* w, long iters, long floor) {
-  return capped_iters(iters, median_pace(w->pace, w->chunks), LOOP_BUDGET_S, floor);
+  double pace = median_pace(w->pace, w->chunks);
+  if (w->longest_pace > 0 && w->longest_pace < pace) pace = w->longest_pace;
+  return capped_iters(iters, pace, LOOP_BUDGET_S, floor);
 }
 
 /* ---- Rank 0's report -------------------------------------------------------------------- */

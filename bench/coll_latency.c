@@ -61,7 +61,7 @@
  * the cost per call in a stream of calls, which is what an application calling it in a loop
  * sees.
  * ITERATIONS' and WARMUP' are ITERATIONS and WARMUP up to 1 KiB and keep the bytes per loop
- * constant above (at least 4, and WARMUP' at least 32, OSU's skip_large being 10: case_util.h
+ * constant above (at least 4, and WARMUP' at least 64, OSU's skip_large being 10: case_util.h
  * warmup_for_size), and a loop that would take much longer than 20 ms is
  * shortened (from the warmup's pace, and again after a loop that overran; never below 1/200
  * of ITERATIONS', nor below 2; rma_util.h capped_iters): MPICH busy-polls, and 8 ranks on 2

@@ -50,7 +50,7 @@
  * MPI_Barrier after every iteration and averages each rank's own times instead: see
  * coll_latency.c for why the span.) The slowest rank's own time per call is printed as
  * tmax_median_us=. ITERATIONS' and WARMUP' are ITERATIONS and WARMUP up to 1 KiB and keep
- * the bytes per loop constant above (at least 4, and WARMUP' at least 32, OSU's
+ * the bytes per loop constant above (at least 4, and WARMUP' at least 64, OSU's
  * skip_large being 10: case_util.h warmup_for_size); a loop that would take much longer
  * than 20 ms is shortened (rma_util.h capped_iters; never below 1/200 of ITERATIONS', nor
  * below 2). iters= is the pure loops' shortest length, overlap_iters= the overlap loops'.
