@@ -55,6 +55,26 @@ inline bool folds_shared(ReduceKind kind, std::uint64_t in_span) {
   return kind == ReduceKind::allreduce || (kind == ReduceKind::reduce_scatter && in_span <= (std::uint64_t{4} << 10));
 }
 
+// Which members' calls take reserve_small() (engine.hpp) and may run kCallSlots calls
+// ahead: a bcast root and a gather sender whose message fits small_max(), a scatter
+// root whose pieces do (pieces_small), a gather root (it stages nothing), a reduce
+// member whose input does (the root folds into its own buffer; the other kinds may share
+// a result). One place for the flat calls (move.cpp, reduce.cpp) and the nonblocking
+// readiness (ready.cpp reserve_depth), which must agree: a nonblocking call found ready
+// 128 calls back whose flat run then reserves 32 back would wait inside its task.
+// (A member that is not concerned never reads its buffer arguments: a gather root's
+// send may be MPI_IN_PLACE, a description with no type.)
+inline bool bcast_small(bool root, const Buf& buf) {
+  return root && static_cast<std::uint64_t>(buf.bytes()) <= small_max();
+}
+inline bool scatter_small(bool root, int n, const Buf* send, int skip) { return root && pieces_small(n, send, skip); }
+inline bool gather_small(bool root, const Buf& send) {
+  return root || static_cast<std::uint64_t>(send.bytes()) <= small_max();
+}
+inline bool reduce_small(ReduceKind kind, std::uint64_t in_span) {
+  return kind == ReduceKind::reduce && in_span <= small_max();
+}
+
 // One routine for the reduce family. send/recv are the user's buffers (in_place: the
 // input is in recv); counts: per-rank block counts for reduce_scatter (n entries), else
 // nullptr with `count` elements everywhere. Elements are combined in rank order

@@ -216,7 +216,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   PathPick path;  // the root's, for a large message
   if (k.me == root) {
     // A small message stages in the small slot: it may run further ahead.
-    if (!(room <= small_max() ? reserve_small(k) : reserve(k))) return aborted(why);
+    if (!(bcast_small(true, buf) ? reserve_small(k) : reserve(k))) return aborted(why);
     const bool large = room > kStageMax && k.n > 1;
     if (large) {
       path = pick_path(c->paths, PathKind::bcast, room);
@@ -294,7 +294,7 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   PathPick path;  // the root's, for its large pieces
   path.kind = PathKind::scatter;
   if (k.me == root) {
-    if (!(pieces_small(k.n, send, root) ? reserve_small(k) : reserve(k))) return aborted(why);
+    if (!(scatter_small(true, k.n, send, root) ? reserve_small(k) : reserve(k))) return aborted(why);
     my_desc(k).status = 0;
     contribute_pieces(k, send, root, false, UINT64_MAX, k.n == 2, &path);
     post(k);
@@ -333,7 +333,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
   bool ok = true;
   // The root writes its descriptor and piece table alone, and a sender of a small
   // block stages it in its small slot: they may run further ahead.
-  const bool small = k.me == root || static_cast<std::uint64_t>(send.bytes()) <= small_max();
+  const bool small = gather_small(k.me == root, send);
   if (!(small ? reserve_small(k) : reserve(k))) return aborted(why);
   PathPick path;  // a 2-member root's, for its sender's large block
   if (k.me != root) {

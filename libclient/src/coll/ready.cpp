@@ -164,14 +164,13 @@ bool reserve_first(const Plan& p) {
 int missing_done(const Plan& p, std::uint32_t seq) { return first_not_done(next_call(p, seq)); }
 
 std::uint32_t reserve_depth(const Plan& p) {
-  const int me = p.comm->rank;
-  const auto small = [](MPI_Count bytes) { return static_cast<std::uint64_t>(bytes) <= small_max(); };
+  const bool root = p.comm->rank == p.root;
   bool deep = false;
   switch (p.kind) {
-    case PlanKind::bcast: deep = me == p.root && small(p.one.bytes()); break;
-    case PlanKind::scatter: deep = me == p.root && pieces_small(p.comm->size, p.send.data(), me); break;
-    case PlanKind::gather: deep = me == p.root || small(p.one.bytes()); break;
-    case PlanKind::reduce: deep = p.rkind == ReduceKind::reduce && small(reduce_folds(p).span); break;
+    case PlanKind::bcast: deep = bcast_small(root, p.one); break;
+    case PlanKind::scatter: deep = scatter_small(root, p.comm->size, p.send.data(), p.root); break;
+    case PlanKind::gather: deep = gather_small(root, p.one); break;
+    case PlanKind::reduce: deep = reduce_small(p.rkind, static_cast<std::uint64_t>(reduce_folds(p).span)); break;
     default: break;
   }
   return deep ? layout::kCallSlots : layout::kStageDepth;

@@ -38,7 +38,7 @@ bool reserve_first(const Plan& p);
 // seq - reserve_depth(p), or -1.
 int missing_done(const Plan& p, std::uint32_t seq);
 // How far back the call's reserve looks: kCallSlots for a call that the flat algorithm
-// runs with reserve_small() (move.cpp, reduce.cpp: the same tests), else kStageDepth.
+// runs with reserve_small() (collectives.hpp bcast_small etc., as move.cpp, reduce.cpp), else kStageDepth.
 std::uint32_t reserve_depth(const Plan& p);
 // For a reads_first call not yet started: polls its root's descriptor of the call
 // (wait.hpp poll_briefly): true once it has posted.

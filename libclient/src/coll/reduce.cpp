@@ -436,8 +436,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   k.reader_arg = root * 8 + static_cast<int>(kind);
   // A reduce's small contribution stages in the small slot (the root folds into its own
   // buffer): it may run further ahead. Every other kind may share a result.
-  const bool small = !invalid && kind == ReduceKind::reduce &&
-                     static_cast<std::uint64_t>(geometry(*op.type).span(count)) <= small_max();
+  const bool small = !invalid && reduce_small(kind, static_cast<std::uint64_t>(geometry(*op.type).span(count)));
   if (part == Part::after_post) {
     k.small_stage = small;  // reserved at issue, in the call's first part
   } else if (!(small ? reserve_small(k) : reserve(k))) {
