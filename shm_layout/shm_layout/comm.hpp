@@ -38,17 +38,18 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 15;
+inline constexpr std::uint32_t kCommLayoutVersion = 16;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
 // 8-byte bcast at 8 ranks on 2 cores took 18 us with 2 slots, 6.6 with 8, 1.9 with 32,
-// and (a 36 us switch round) 1.40 with 32, 0.86 with 64, 0.53 with 128. Descriptors and
+// and (a 36 us switch round) 1.40 with 32, 0.86 with 64, 0.53 with 128, 0.35 with 256
+// (session 23: gather, scatter, scatterv, reduce 0.66-0.75 -> 0.53-0.58). Descriptors and
 // small staging (up to kSmallStage bytes a call) are kCallSlots deep; staging and
 // shared results kStageDepth: deeper staging would multiply the pages a rank touches
 // for the first time and keeps (32 KiB alltoall at 8 ranks: 56 MiB at 32 slots, 224
 // at 128).
-inline constexpr std::uint32_t kCallSlots = 128;
+inline constexpr std::uint32_t kCallSlots = 256;
 inline constexpr std::uint32_t kStageDepth = 32;
 static_assert((kCallSlots & (kCallSlots - 1)) == 0, "slot = seq % kCallSlots must survive seq wrap-around");
 static_assert((kStageDepth & (kStageDepth - 1)) == 0 && kStageDepth <= kCallSlots);

@@ -11,9 +11,13 @@
  * MPI_Igather, MPI_Iscatter and MPI_Ireduce, each followed by MPI_Wait. In each round the last rank (the "slow"
  * one) sleeps 1 ms before every 50th call, so the others, which do not wait in these
  * calls (bcast and scatter roots, gather senders, reduce contributors), may be up to
- * kCalls calls ahead of it. Call i carries kWide longs when i % 4 == 3, kMid when
- * i % 4 == 1, else 1, so that the call 32 or 128 later, which may reuse a slot, has
- * the same size. Every value is derived from (round, call, rank).
+ * kCalls calls ahead of it. Call i carries kMid longs when i % 4 == 1, else 1, for the
+ * first kSmallRun calls: only calls that fit 1 KiB, so the others may run as far ahead
+ * as the library lets small calls (shmpi: 256, kCallSlots; a run of 576 lets a library
+ * that allowed twice that overwrite a slot the slow rank still reads). Then kWide
+ * longs when i % 4 == 3, kMid when i % 4 == 1, else 1, so that the call 32 or 256
+ * later, which may reuse a slot, has the same size (a call of over 1 KiB bounds the run
+ * ahead to shmpi's 32 staging slots). Every value is derived from (round, call, rank).
  */
 #include <mpi.h>
 #include <stdlib.h>
@@ -22,7 +26,7 @@
 
 #include "check.h"
 
-enum { kCalls = 400, kRounds = 3, kMid = 40, kWide = 200 };
+enum { kCalls = 1024, kSmallRun = 576, kRounds = 3, kMid = 40, kWide = 200 };
 
 static int me, n;
 static int nb;  /* the nonblocking calls, each followed by MPI_Wait */
@@ -34,7 +38,10 @@ static void done(int rc, MPI_Request* req) {
 }
 
 static long val(int round, int call, int rank, int k) { return (long)round * 1000003L + call * 1009L + rank * 31L + k; }
-static int width(int call) { return call % 4 == 3 ? kWide : call % 4 == 1 ? kMid : 1; }
+static int width(int call) {
+  if (call < kSmallRun) return call % 4 == 1 ? kMid : 1;
+  return call % 4 == 3 ? kWide : call % 4 == 1 ? kMid : 1;
+}
 
 static void maybe_slow(int call) {
   if (me == n - 1 && n > 1 && call % 50 == 0) {
