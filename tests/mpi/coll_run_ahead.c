@@ -39,8 +39,8 @@ static void done(int rc, MPI_Request* req) {
 
 static long val(int round, int call, int rank, int k) { return (long)round * 1000003L + call * 1009L + rank * 31L + k; }
 static int width(int call) {
-  if (call < kSmallRun) return call % 4 == 1 ? kMid : 1;
-  return call % 4 == 3 ? kWide : call % 4 == 1 ? kMid : 1;
+  if (call >= kSmallRun && call % 4 == 3) return kWide;
+  return call % 4 == 1 ? kMid : 1;
 }
 
 static void maybe_slow(int call) {
