@@ -129,6 +129,7 @@ void Broker::run(bool handle_signals) {
           idle_since_ns_ = now_ns();
         } else if (opts_.idle_exit_seconds > 0 &&
                    now_ns() - idle_since_ns_ > std::int64_t{opts_.idle_exit_seconds} * 1'000'000'000) {
+          if (!retire_listener()) continue;
           spdlog::info("idle for {} s, exiting", opts_.idle_exit_seconds);
           return;
         }
@@ -170,6 +171,31 @@ void Broker::expire_pending_deaths() {
               "rank " + std::to_string(d.rank) + " (pid " + std::to_string(d.pid) +
                   ") vanished without MPI_Finalize");
   }
+}
+
+// Idle exit without stranding a client: once the path is unlinked no new connect can
+// reach this socket (starters spawn a broker, which waits for our lock), and what is
+// already in the backlog is accepted here. If that found a client, serve it and listen
+// again under the same path (we hold the lock: nobody else can have bound it).
+bool Broker::retire_listener() {
+  ::unlink(opts_.socket_path.c_str());
+  accept_all();
+  epoll_ctl(epoll_fd_, EPOLL_CTL_DEL, listen_fd_, nullptr);
+  ::close(listen_fd_);
+  listen_fd_ = -1;
+  if (conns_.empty()) return true;
+  std::string why;
+  listen_fd_ = listen_unix(opts_.socket_path, why);
+  if (listen_fd_ < 0) {
+    spdlog::error("a client arrived while leaving, but listening again failed: {}", why);
+    return false;  // serve the clients we have; new ones start another broker after we exit
+  }
+  epoll_event ev{};
+  ev.events = EPOLLIN;
+  ev.data.fd = listen_fd_;
+  epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &ev);
+  spdlog::info("a client arrived while leaving; staying");
+  return false;
 }
 
 void Broker::accept_all() {

@@ -53,6 +53,7 @@ class Broker {
   };
 
   void accept_all();
+  bool retire_listener();
   void shed_connection(int err);
   void on_readable(int fd);
   void on_close(int fd);

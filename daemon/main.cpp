@@ -16,10 +16,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 
 #include "broker.hpp"
 #include "shmpi_common/paths.hpp"
+#include "shmpi_common/unix_socket.hpp"
 
 namespace {
 void usage() { std::fprintf(stderr, "usage: shmpid [--foreground] [--idle-timeout SEC]\n"); }
@@ -40,6 +42,26 @@ int open_private(const std::string& path, int flags, std::string& why) {
     return -1;
   }
   return fd;
+}
+
+// A held lock alone does not mean a broker serves: the holder may be starting (lock
+// taken, socket not yet bound) or leaving (socket unlinked, lock not yet released by
+// exit). Leaving at once in the second case would strand the starter (shmpirun waits
+// for a socket nobody will create), so wait until one of the two settles.
+enum class LockResult { taken, other_broker_listens, holder_never_listened };
+constexpr int kLockWaitMs = 10'000;
+
+LockResult take_broker_lock(int lock_fd, const std::string& socket_path) {
+  for (int waited = 0;; waited += 10) {
+    if (::flock(lock_fd, LOCK_EX | LOCK_NB) == 0) return LockResult::taken;
+    if (const int fd = shmpi::connect_unix(socket_path); fd >= 0) {
+      ::close(fd);
+      return LockResult::other_broker_listens;
+    }
+    if (waited >= kLockWaitMs) return LockResult::holder_never_listened;
+    const timespec ts{0, 10'000'000};
+    ::nanosleep(&ts, nullptr);
+  }
 }
 }  // namespace
 
@@ -82,9 +104,16 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "shmpid: %s\n", why.c_str());
     return 1;
   }
-  if (::flock(lock_fd, LOCK_EX | LOCK_NB) != 0) {
-    if (foreground) std::fprintf(stderr, "shmpid: another broker is running for this user (%s)\n", dir.c_str());
-    return 0;
+  switch (take_broker_lock(lock_fd, shmpi::paths::socket_path(dir))) {
+    case LockResult::taken:
+      break;
+    case LockResult::other_broker_listens:
+      if (foreground) std::fprintf(stderr, "shmpid: another broker is running for this user (%s)\n", dir.c_str());
+      return 0;
+    case LockResult::holder_never_listened:
+      std::fprintf(stderr, "shmpid: another process has held the broker lock of %s for %d s without listening on its socket\n",
+                   dir.c_str(), kLockWaitMs / 1000);
+      return 1;
   }
 
   if (!foreground) {
