@@ -70,17 +70,19 @@ bool Broker::start(std::string& why) {
   itimerspec tick{{1, 0}, {1, 0}};
   timerfd_settime(timer_fd_, 0, &tick, nullptr);
   spare_fd_ = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-  for (int fd : {listen_fd_, stop_fd_, timer_fd_}) {
-    epoll_event ev{};
-    ev.events = EPOLLIN;
-    ev.data.fd = fd;
-    epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev);
-  }
+  for (int fd : {listen_fd_, stop_fd_, timer_fd_}) watch(fd, EPOLLIN);
   if (!cores_.note().empty()) spdlog::warn("{}", cores_.note());
   spdlog::info("shmpid {} listening on {} ({} cores)", getpid(), opts_.socket_path, cores_.core_count());
   sweep_orphans(true);
   idle_since_ns_ = now_ns();
   return true;
+}
+
+void Broker::watch(int fd, std::uint32_t events) {
+  epoll_event ev{};
+  ev.events = events;
+  ev.data.fd = fd;
+  epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev);
 }
 
 void Broker::stop() {
@@ -97,10 +99,7 @@ void Broker::run(bool handle_signals) {
     sigaddset(&set, SIGHUP);
     sigprocmask(SIG_BLOCK, &set, nullptr);
     signal_fd_ = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
-    epoll_event ev{};
-    ev.events = EPOLLIN;
-    ev.data.fd = signal_fd_;
-    epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, signal_fd_, &ev);
+    watch(signal_fd_, EPOLLIN);
   }
   for (;;) {
     epoll_event evs[64];
@@ -190,10 +189,7 @@ bool Broker::retire_listener() {
     spdlog::error("a client arrived while leaving, but listening again failed: {}", why);
     return false;  // serve the clients we have; new ones start another broker after we exit
   }
-  epoll_event ev{};
-  ev.events = EPOLLIN;
-  ev.data.fd = listen_fd_;
-  epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, listen_fd_, &ev);
+  watch(listen_fd_, EPOLLIN);
   spdlog::info("a client arrived while leaving; staying");
   return false;
 }
@@ -217,10 +213,7 @@ void Broker::accept_all() {
     c.pid = pid;
     conns_[fd] = c;
     idle_since_ns_ = now_ns();  // activity: the idle clock starts over
-    epoll_event ev{};
-    ev.events = EPOLLIN | EPOLLRDHUP;
-    ev.data.fd = fd;
-    epoll_ctl(epoll_fd_, EPOLL_CTL_ADD, fd, &ev);
+    watch(fd, EPOLLIN | EPOLLRDHUP);
   }
 }
 

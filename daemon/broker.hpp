@@ -52,6 +52,7 @@ class Broker {
     int malformed = 0;
   };
 
+  void watch(int fd, std::uint32_t events);  // adds fd to the epoll set
   void accept_all();
   bool retire_listener();
   void shed_connection(int err);

@@ -104,7 +104,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "shmpid: %s\n", why.c_str());
     return 1;
   }
-  switch (take_broker_lock(lock_fd, shmpi::paths::socket_path(dir))) {
+  const std::string socket_path = shmpi::paths::socket_path(dir);
+  switch (take_broker_lock(lock_fd, socket_path)) {
     case LockResult::taken:
       break;
     case LockResult::other_broker_listens:
@@ -142,7 +143,7 @@ int main(int argc, char** argv) {
   if (const char* lvl = std::getenv("SHMPI_LOG_LEVEL")) spdlog::set_level(spdlog::level::from_str(lvl));
   spdlog::flush_on(spdlog::level::info);
 
-  shmpi::daemon::Broker broker({shmpi::paths::socket_path(dir), idle, true});
+  shmpi::daemon::Broker broker({socket_path, idle, true});
   if (!broker.start(why)) {
     spdlog::critical("{}", why);
     return 1;
