@@ -207,27 +207,31 @@ bool wait_done(Call& k, int r, std::uint32_t target) { return wait_for(k, r, k.b
 
 bool wait_on(Call& k, int r, layout::Flag& f, std::uint32_t target) { return wait_for(k, r, f, target); }
 
-namespace {
-// Every member is done with call `need` (our slots of it are free). `done` only grows,
-// so a value seen once stays a lower bound: the peers' done lines are read about once
-// per depth calls, not per call. seen_done_min bounds them all: the loop runs about once
-// per depth calls.
-bool reserve_upto(Call& k, std::uint32_t need) {
-  CommObj* c = k.comm;
-  if (reached(c->seen_done_min, need)) return true;
-  std::vector<std::uint32_t>& seen = c->seen_done;
-  if (seen.size() != static_cast<std::size_t>(k.n)) seen.assign(static_cast<std::size_t>(k.n), 0);
+int first_not_done(CommObj& c, std::uint32_t need) {
+  if (reached(c.seen_done_min, need)) return -1;
+  const int n = c.size;
+  std::vector<std::uint32_t>& seen = c.seen_done;
+  if (seen.size() != static_cast<std::size_t>(n)) seen.assign(static_cast<std::size_t>(n), 0);
   std::uint32_t least = UINT32_MAX;  // min over the members of seen - need (all >= 0 below)
-  for (int r = 0; r < k.n; ++r) {
-    if (r == k.me) continue;
+  for (int r = 0; r < n; ++r) {
+    if (r == c.rank) continue;
     std::uint32_t& s = seen[static_cast<std::size_t>(r)];
     if (!reached(s, need)) {
-      if (!wait_done(k, r, need)) return false;
-      s = k.b->rank(r).done.value.load(std::memory_order_acquire);
+      s = c.block->rank(r).done.value.load(std::memory_order_acquire);
+      if (!reached(s, need)) return r;
     }
     least = std::min(least, s - need);
   }
-  c->seen_done_min = k.n > 1 ? need + least : k.seq;
+  c.seen_done_min = n > 1 ? need + least : need;
+  return -1;
+}
+
+namespace {
+// Every member is done with call `need` (our slots of it are free).
+bool reserve_upto(Call& k, std::uint32_t need) {
+  for (int r; (r = first_not_done(*k.comm, need)) >= 0;) {
+    if (!wait_done(k, r, need)) return false;
+  }
   return true;
 }
 }  // namespace

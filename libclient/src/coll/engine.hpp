@@ -125,6 +125,12 @@ bool wait_done(Call& k, int r, std::uint32_t target);
 // Waits for flag f (of rank r: shown in shmpi-dump) to reach target, suspending a
 // task instead of blocking. False if the job was aborted.
 bool wait_on(Call& k, int r, layout::Flag& f, std::uint32_t target);
+// The first member of c not done with call `need`, or -1 (they all are), without
+// waiting. `done` only grows, so a value seen once stays a lower bound: the members'
+// done lines are read about once per depth calls, not per call, and seen_done_min
+// bounds them all (the check is then one compare). reserve() and the readiness checks
+// (ready.cpp) share it, and with it that bound.
+int first_not_done(CommObj& c, std::uint32_t need);
 // Before writing this rank's staging slot / descriptor of the call: every member has
 // finished the call kStageDepth back, the last that used the staging slot.
 bool reserve(Call& k);

@@ -158,7 +158,7 @@ Start start_mode(const Plan& p) {
   // that readiness is judged once, on the root's post.
   if (reads_first(p)) {
     if (!slot) return runs_through(p) ? Start::at_issue : Start::task;
-    return root_post_arrives(p) && runs_through(p) ? Start::at_issue : Start::deferred;
+    return reader_runs_through(p) ? Start::at_issue : Start::deferred;
   }
   if (runs_through(p)) return Start::at_issue;
   if (!slot) return Start::task;

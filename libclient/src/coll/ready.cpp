@@ -3,6 +3,7 @@
 // nbc_issue_order hangs if this file says "ready" for a call that then waits).
 #include "coll/ready.hpp"
 
+#include "coll/engine.hpp"
 #include "coll/image.hpp"
 #include "wait.hpp"
 
@@ -11,29 +12,26 @@ namespace shmpi::client::coll {
 namespace {
 
 struct Next {
-  const CommObj* c;
+  const Plan* p;
+  CommObj* c;
   CommBlock* b;
   std::uint32_t seq;  // the call's sequence number, once begin() has taken it
   int slot;
-  std::uint32_t depth;  // reserve_depth(): the call kStageDepth or kCallSlots back
 };
 
 Next next_call(const Plan& p, std::uint32_t seq) {
-  return {p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots), reserve_depth(p)};
+  return {&p, p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)};
 }
 
-// The first member that is not done with the call x.depth back (what reserve() or
-// reserve_small() waits for), or -1.
+// The first member that is not done with the call reserve_depth() back (what
+// reserve() or reserve_small() waits for), or -1, by engine.cpp's scan (it refreshes
+// the bounds reserve() then finds). The depth is worked out only when needed: a reader
+// reserves nothing, and a rank not ahead of the others is done with either call.
 int first_not_done(const Next& x) {
-  const std::uint32_t need = x.seq - x.depth;
-  if (reached(x.c->seen_done_min, need)) return -1;  // reserve()'s bound of them all
-  const std::vector<std::uint32_t>& seen = x.c->seen_done;
-  const bool known = seen.size() == static_cast<std::size_t>(x.c->size);
-  for (int r = 0; r < x.c->size; ++r) {
-    if (r == x.c->rank || (known && reached(seen[static_cast<std::size_t>(r)], need))) continue;
-    if (!reached(x.b->rank(r).done.value.load(std::memory_order_acquire), need)) return r;
-  }
-  return -1;
+  // Done with the call kStageDepth back (the nearer one) means done with any before it:
+  // the depth is then not needed.
+  if (coll::first_not_done(*x.c, x.seq - layout::kStageDepth) < 0) return -1;
+  return coll::first_not_done(*x.c, x.seq - reserve_depth(*x.p));
 }
 
 bool reserved(const Next& x) { return first_not_done(x) < 0; }
@@ -119,6 +117,15 @@ bool posted_waits(const Plan& p, int& lo, int& hi) {
   return f.staged && hi >= lo;
 }
 
+// A reads_first call (a bcast or scatter reader) whose root has posted call x: whether
+// what it then reads needs no further wait.
+bool reads_through(const Plan& p, const Next& x) {
+  if (p.kind == PlanKind::scatter) return !streams(x, p.root, p.comm->rank);
+  // A root that exposed a large message (an erroneous truncating call) would make us
+  // offer and wait for its `done`.
+  return staged(p.one.bytes()) && x.b->rank(p.root).desc[x.slot].addr == 0 && !streams(x, p.root);
+}
+
 }  // namespace
 
 bool runs_through(const Plan& p) { return runs_through(p, p.comm->seq + 1); }
@@ -176,9 +183,9 @@ std::uint32_t reserve_depth(const Plan& p) {
   return deep ? layout::kCallSlots : layout::kStageDepth;
 }
 
-bool root_post_arrives(const Plan& p) {
+bool reader_runs_through(const Plan& p) {
   const Next x = next_call(p, p.comm->seq + 1);
-  return poll_briefly([&] { return posted(x, p.root); });
+  return poll_briefly([&] { return posted(x, p.root); }) && reads_through(p, x);
 }
 
 PostOf post_of(const Plan& p, int r, std::uint32_t seq) {
@@ -200,14 +207,11 @@ bool runs_through(const Plan& p, std::uint32_t seq) {
     case PlanKind::barrier:
       return n == 1 || (reserved(x) && all_posted(x, 0, n - 1));
     case PlanKind::bcast:
-      if (!staged(p.one.bytes())) return false;
-      if (me == p.root) return reserved(x);
-      // A root that exposed a large message (an erroneous truncating call) would make
-      // us offer and wait for its `done`.
-      return posted(x, p.root) && x.b->rank(p.root).desc[x.slot].addr == 0 && !streams(x, p.root);
+      if (me == p.root) return staged(p.one.bytes()) && reserved(x);
+      return posted(x, p.root) && reads_through(p, x);
     case PlanKind::scatter:
       if (me == p.root) return pieces_staged(p.send, me) && reserved(x);
-      return posted(x, p.root) && !streams(x, p.root, me);
+      return posted(x, p.root) && reads_through(p, x);
     case PlanKind::gather:
       if (me != p.root) return (p.in_place || staged(p.one.bytes())) && reserved(x);
       if (!reserved(x) || !all_posted(x, 0, n - 1)) return false;

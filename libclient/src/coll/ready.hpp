@@ -10,7 +10,8 @@ namespace shmpi::client::coll {
 // True only if the flat algorithm of p's call (the communicator's next sequence
 // number) would find every flag it waits for already set: its slot reserved, every
 // descriptor it reads posted, nothing of its own exposed (which would wait for the
-// readers' `done`). Reads the flags, writes nothing. Requires p.ok() and no call of
+// readers' `done`). Reads the flags and writes nothing shared (only this rank's bounds of
+// the members' `done`, engine.hpp first_not_done). Requires p.ok() and no call of
 // this communicator in flight on this rank (else begin() might wait for it).
 //
 // It must never say yes wrongly: a call run at issue that then had to wait would
@@ -41,8 +42,9 @@ int missing_done(const Plan& p, std::uint32_t seq);
 // runs with reserve_small() (collectives.hpp bcast_small etc., as move.cpp, reduce.cpp), else kStageDepth.
 std::uint32_t reserve_depth(const Plan& p);
 // For a reads_first call not yet started: polls its root's descriptor of the call
-// (wait.hpp poll_briefly): true once it has posted.
-bool root_post_arrives(const Plan& p);
+// (wait.hpp poll_briefly) and, once the root has posted, says runs_through(p) (one
+// pass over the root's descriptor). False if the root does not post in that time.
+bool reader_runs_through(const Plan& p);
 // For such a call numbered `seq`: the first member whose post it still waits for, or -1.
 int missing_post(const Plan& p, std::uint32_t seq);
 // A staged allreduce or reduce_scatter (with a block of its own to take) on a gated
