@@ -229,6 +229,7 @@ int first_not_done(CommObj& c, std::uint32_t need) {
 namespace {
 // Every member is done with call `need` (our slots of it are free).
 bool reserve_upto(Call& k, std::uint32_t need) {
+  if (reached(k.comm->seen_done_min, need)) return true;  // the common case, inline
   for (int r; (r = first_not_done(*k.comm, need)) >= 0;) {
     if (!wait_done(k, r, need)) return false;
   }

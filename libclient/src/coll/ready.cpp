@@ -28,9 +28,10 @@ Next next_call(const Plan& p, std::uint32_t seq) {
 // the bounds reserve() then finds). The depth is worked out only when needed: a reader
 // reserves nothing, and a rank not ahead of the others is done with either call.
 int first_not_done(const Next& x) {
-  // Done with the call kStageDepth back (the nearer one) means done with any before it:
-  // the depth is then not needed.
-  if (coll::first_not_done(*x.c, x.seq - layout::kStageDepth) < 0) return -1;
+  // Known done with the call kStageDepth back (the nearer one) means done with any
+  // before it: the depth is then not needed. (Not a scan: a rank far ahead would read
+  // every member's `done` line each call for a bound it does not need.)
+  if (reached(x.c->seen_done_min, x.seq - layout::kStageDepth)) return -1;
   return coll::first_not_done(*x.c, x.seq - reserve_depth(*x.p));
 }
 
