@@ -233,14 +233,21 @@ int issue(Plan& p, Tail& t) {
 int issue_nonblocking(Plan& p, Tail& t) {
   CommObj* c = p.comm;
   const coll::Start how = coll::start_mode(p);
-  if (how == coll::Start::at_issue || how == coll::Start::posting) {
+  if (how == coll::Start::at_issue || how == coll::Start::posting || how == coll::Start::trial) {
     std::string why;
-    const int cls = how == coll::Start::posting ? coll::run_posting(p, why) : coll::run_at_issue(p, why);
+    const int cls = how == coll::Start::posting ? coll::run_posting(p, why)
+                    : how == coll::Start::trial ? coll::run_trial(p, why)
+                                                : coll::run_at_issue(p, why);
     if (cls == coll::kPostedOnly) {
       // Posted; the request is made only now (members waiting for our post need not
       // wait for it) and waits for the others' posts.
       coll::CollRequest* r = coll::request_for(p);
       coll::start_posted(*r);
+      return register_started(*r, t);
+    }
+    if (cls == coll::kNotYet || cls == coll::kNeedsTask) {
+      coll::CollRequest* r = coll::request_for(p);
+      coll::start_taken(*r, cls == coll::kNeedsTask);
       return register_started(*r, t);
     }
     p.release();

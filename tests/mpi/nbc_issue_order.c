@@ -16,9 +16,9 @@
  * last larger than a staging slot, so data is read from the writer's memory), roots 0
  * and np-1, orders ascending, descending and root last; and, with MPI 4, the persistent
  * MPI_Bcast_init/MPI_Allreduce_init/MPI_Reduce_init started in the same way; one rank
- * 100 calls ahead of the others (MPI_Ibcast root, MPI_Igather sender), and k = 0..40
- * MPI_Ibcast calls ahead before an MPI_Iallreduce. Every
- * received element is checked exactly. Then requests of calls that completed at issue
+ * 100 calls ahead of the others (MPI_Ibcast root, MPI_Igather sender; with 8 KiB per
+ * call, MPI_Ibcast root and MPI_Ireduce contributor), and k = 0..40 MPI_Ibcast calls
+ * ahead before an MPI_Iallreduce or an MPI_Ibarrier. Every received element is checked exactly. Then requests of calls that completed at issue
  * are completed together: MPI_Waitall, MPI_Testall, MPI_Waitany, MPI_Waitsome and
  * MPI_Request_get_status over several of them (each its own request to the user).
  * Prints "nbc_issue_order: OK (N checks)" on rank 0.
@@ -334,26 +334,37 @@ int main(int argc, char** argv) {
   /* One rank far ahead: rank 0 issues AHEAD calls before anyone else enters the first
    * one (more than an implementation may have slots for calls in flight: its later
    * calls must still return at once), then the others issue theirs in turn. Rank 0 is
-   * the MPI_Ibcast root, and an MPI_Igather sender (root np-1). */
+   * the MPI_Ibcast root, an MPI_Igather sender (root np-1), and, with BIG ints per call
+   * (8 KiB: more than an implementation may keep for small calls, so fewer calls fit
+   * its slots), again the MPI_Ibcast root and an MPI_Ireduce contributor (root np-1). */
   {
-    enum { AHEAD = 100 };
+    enum { AHEAD = 100, BIG = 2048 };
     static int v[AHEAD][4];
     static int g[AHEAD][4 * 64];
+    static int bv[AHEAD][BIG], br[AHEAD][BIG];
     static MPI_Request rq[AHEAD];
-    for (int variant = 0; variant < 2; ++variant) {
+    static const char* const what[4] = {"Ibcast (one rank ahead)", "Igather (one rank ahead)",
+                                        "Ibcast of 8 KiB (one rank ahead)", "Ireduce of 8 KiB (one rank ahead)"};
+    for (int variant = 0; variant < 4; ++variant) {
       const int first = call + 1;
       call += AHEAD;
       for (int j = 0; j < AHEAD; ++j) {
         for (int i = 0; i < 4; ++i) v[j][i] = variant == 1 || me == 0 ? val(first + j, me, 0, i) : SENT;
         for (int i = 0; i < 4 * np; ++i) g[j][i] = SENT;
+        for (int i = 0; i < BIG; ++i) {
+          bv[j][i] = variant == 3 || me == 0 ? val(first + j, me, 0, i) : SENT;
+          br[j][i] = SENT;
+        }
       }
-      g_what = variant == 0 ? "Ibcast (one rank ahead)" : "Igather (one rank ahead)";
+      g_what = what[variant];
       int token = 0;
       if (me > 0) CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, me - 1, TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
       alarm(LIMIT_S);
       for (int j = 0; j < AHEAD; ++j) {
         if (variant == 0) CHECK_MPI(MPI_Ibcast(v[j], 4, MPI_INT, 0, MPI_COMM_WORLD, &rq[j]));
-        else CHECK_MPI(MPI_Igather(v[j], 4, MPI_INT, g[j], 4, MPI_INT, np - 1, MPI_COMM_WORLD, &rq[j]));
+        else if (variant == 1) CHECK_MPI(MPI_Igather(v[j], 4, MPI_INT, g[j], 4, MPI_INT, np - 1, MPI_COMM_WORLD, &rq[j]));
+        else if (variant == 2) CHECK_MPI(MPI_Ibcast(bv[j], BIG, MPI_INT, 0, MPI_COMM_WORLD, &rq[j]));
+        else CHECK_MPI(MPI_Ireduce(bv[j], br[j], BIG, MPI_INT, MPI_SUM, np - 1, MPI_COMM_WORLD, &rq[j]));
       }
       alarm(0);
       if (me + 1 < np) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, me + 1, TOKEN, MPI_COMM_WORLD));
@@ -361,44 +372,58 @@ int main(int argc, char** argv) {
       for (int j = 0; j < AHEAD; ++j) {
         if (variant == 0) {
           for (int i = 0; i < 4; ++i) EXPECT(v[j][i] == val(first + j, 0, 0, i), "ahead: bcast %d element %d", j, i);
-        } else if (me == np - 1) {
+        } else if (variant == 1 && me == np - 1) {
           for (int q = 0; q < np; ++q) {
             for (int i = 0; i < 4; ++i) EXPECT(g[j][q * 4 + i] == val(first + j, q, 0, i), "ahead: gather %d from %d element %d", j, q, i);
+          }
+        } else if (variant == 2) {
+          for (int i = 0; i < BIG; ++i) EXPECT(bv[j][i] == val(first + j, 0, 0, i), "ahead: 8 KiB bcast %d element %d", j, i);
+        } else if (variant == 3) {
+          /* Only the root's receive buffer is written (MPI-4.1 6.9.1). */
+          for (int i = 0; i < BIG; ++i) {
+            const int want = me == np - 1 ? sum(first + j, 0, np - 1, i) : SENT;
+            EXPECT(br[j][i] == want, "ahead: 8 KiB reduce %d element %d", j, i);
           }
         }
       }
     }
   }
 
-  /* Rank 0 ahead by k MPI_Ibcast (its root) and then one MPI_Iallreduce, for k = 0 to 40,
-   * before anyone else enters them: an implementation whose root calls complete at issue
-   * has run k calls ahead, and the MPI_Iallreduce must still return at once whatever
-   * room for calls in flight that left it. */
-  for (int k = 0; k <= 40; ++k) {
-    static int v[41][4], red[4];
-    static MPI_Request rq[42];
-    const int first = call + 1;
-    call += k + 1;
-    for (int j = 0; j < k; ++j) {
-      for (int i = 0; i < 4; ++i) v[j][i] = me == 0 ? val(first + j, 0, 0, i) : SENT;
+  /* Rank 0 ahead by k MPI_Ibcast (its root) and then one MPI_Iallreduce (or, in the
+   * second round, one MPI_Ibarrier), for k = 0 to 40, before anyone else enters them:
+   * an implementation whose root calls complete at issue has run k calls ahead, and
+   * the MPI_Iallreduce or MPI_Ibarrier must still return at once whatever room for
+   * calls in flight that left it. */
+  for (int round = 0; round < 2; ++round) {
+    for (int k = 0; k <= 40; ++k) {
+      static int v[41][4], red[4];
+      static MPI_Request rq[42];
+      const int first = call + 1;
+      call += k + 1;
+      for (int j = 0; j < k; ++j) {
+        for (int i = 0; i < 4; ++i) v[j][i] = me == 0 ? val(first + j, 0, 0, i) : SENT;
+      }
+      for (int i = 0; i < 4; ++i) red[i] = SENT;
+      int* mine = ints(4);
+      for (int i = 0; i < 4; ++i) mine[i] = val(first + k, me, 0, i);
+      g_what = round == 0 ? "Iallreduce (after MPI_Ibcast calls ahead)" : "Ibarrier (after MPI_Ibcast calls ahead)";
+      int token = 0;
+      if (me > 0) CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, me - 1, TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+      alarm(LIMIT_S);
+      for (int j = 0; j < k; ++j) CHECK_MPI(MPI_Ibcast(v[j], 4, MPI_INT, 0, MPI_COMM_WORLD, &rq[j]));
+      if (round == 0) CHECK_MPI(MPI_Iallreduce(mine, red, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[k]));
+      else CHECK_MPI(MPI_Ibarrier(MPI_COMM_WORLD, &rq[k]));
+      alarm(0);
+      if (me + 1 < np) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, me + 1, TOKEN, MPI_COMM_WORLD));
+      CHECK_MPI(MPI_Waitall(k + 1, rq, STATUSES_IGNORE));
+      for (int j = 0; j < k; ++j) {
+        for (int i = 0; i < 4; ++i) EXPECT(v[j][i] == val(first + j, 0, 0, i), "k=%d: bcast %d element %d", k, j, i);
+      }
+      for (int i = 0; i < 4; ++i) {
+        EXPECT(red[i] == (round == 0 ? sum(first + k, 0, np - 1, i) : SENT), "k=%d: allreduce element %d", k, i);
+      }
+      free(mine);
     }
-    for (int i = 0; i < 4; ++i) red[i] = SENT;
-    int* mine = ints(4);
-    for (int i = 0; i < 4; ++i) mine[i] = val(first + k, me, 0, i);
-    g_what = "Iallreduce (after MPI_Ibcast calls ahead)";
-    int token = 0;
-    if (me > 0) CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, me - 1, TOKEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    alarm(LIMIT_S);
-    for (int j = 0; j < k; ++j) CHECK_MPI(MPI_Ibcast(v[j], 4, MPI_INT, 0, MPI_COMM_WORLD, &rq[j]));
-    CHECK_MPI(MPI_Iallreduce(mine, red, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &rq[k]));
-    alarm(0);
-    if (me + 1 < np) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, me + 1, TOKEN, MPI_COMM_WORLD));
-    CHECK_MPI(MPI_Waitall(k + 1, rq, STATUSES_IGNORE));
-    for (int j = 0; j < k; ++j) {
-      for (int i = 0; i < 4; ++i) EXPECT(v[j][i] == val(first + j, 0, 0, i), "k=%d: bcast %d element %d", k, j, i);
-    }
-    for (int i = 0; i < 4; ++i) EXPECT(red[i] == sum(first + k, 0, np - 1, i), "k=%d: allreduce element %d", k, i);
-    free(mine);
   }
 
   /* Several requests of calls that may have completed at issue, completed together:

@@ -16,9 +16,10 @@
 namespace shmpi::client::coll {
 
 int barrier(CommObj* c, std::string& why, Part part = Part::whole);
-int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why);
+int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why, Part part = Part::whole);
 // send: n pieces at the root (ignored elsewhere); recv_in_place: the root keeps its piece.
-int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why);
+int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why,
+            Part part = Part::whole);
 // recv: n pieces at the root; send_in_place: the root's piece is already in recv[root].
 int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_place, bool invalid, std::string& why);
 // recv: n pieces; in_place: this rank's contribution is recv[me].

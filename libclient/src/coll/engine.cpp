@@ -257,6 +257,17 @@ bool pieces_small(int n, const Buf* send, int skip) {
   return off <= small_max() || (uniform && sum <= layout::kInlineBytes);
 }
 
+bool pieces_staged(int n, const Buf* send, int skip) {
+  std::uint64_t off = 0;
+  for (int j = 0; j < n; ++j) {
+    if (j == skip) continue;
+    const auto bytes = static_cast<std::uint64_t>(send[j].bytes());
+    if (bytes > kStageMax) return false;
+    off += (bytes + 63) / 64 * 64;
+  }
+  return off <= layout::kStageSlot;
+}
+
 bool reserve_small(Call& k) {
   k.small_stage = true;
   return reserve_upto(k, k.seq - layout::kCallSlots);

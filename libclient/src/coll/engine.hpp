@@ -99,9 +99,18 @@ extern std::optional<std::uint32_t> g_taken_seq;
 // it; for a nonblocking call at issue whose waits all come after its post (staged),
 // `bounded`: all of it if the posts it then needs arrive soon (wait.hpp poll_briefly),
 // else only up to its post, returning kPostedOnly (the rest waits for those posts
-// without a task); or that rest, `after_post` (its begin() takes g_taken_seq).
-enum class Part : std::uint8_t { whole, bounded, after_post };
+// without a task); or that rest, `after_post` (its begin() takes g_taken_seq). A
+// `bounded` run first stops as a `trial` one does (below) where its reservation would
+// wait, or if the reduction is too large to stage.
+// `trial` (bcast, scatter; nbc.cpp run_trial): a nonblocking call at issue, not checked
+// for readiness first. Its first wait (a reader's for the root's post, a root's
+// reservation) does not wait: if it would, or if what the call then does would wait,
+// it returns kNotYet (or kNeedsTask: a path with waits throughout, e.g. a large
+// message) before it has written anything, with its sequence number taken (c->seq).
+enum class Part : std::uint8_t { whole, bounded, after_post, trial };
 inline constexpr int kPostedOnly = -1;  // not an error class: see Part::bounded
+inline constexpr int kNotYet = -2;      // nor these: see Part::trial
+inline constexpr int kNeedsTask = -3;
 // Part::bounded: polls members lo..hi's descriptors of the call (this rank's is
 // skipped; wait.hpp poll_briefly): true once all have posted.
 bool posts_arrive(Call& k, int lo, int hi);
@@ -139,6 +148,12 @@ bool reserve(Call& k);
 // kCallSlots back. A rank that runs ahead of the others (bcast or scatter root, gather
 // sender, reduce contributor) runs 8x further with small data.
 bool reserve_small(Call& k);
+// Whether reserve_small() (small) or reserve() would return at once (a trial run,
+// Part::trial): never waits.
+inline bool reservable(Call& k, bool small) {
+  const std::uint32_t need = k.seq - (small ? layout::kCallSlots : layout::kStageDepth);
+  return first_not_done(*k.comm, need) < 0;
+}
 // The most a call may stage and still take reserve_small(): kSmallStage when ranks share
 // cores (a rank that runs 256 calls ahead saves switches), else kInlineBytes. With a core
 // each, 2 ranks, a 1 KiB MPI_Reduce stream took 0.26 us per call with 32 slots and 0.45
@@ -148,6 +163,9 @@ std::uint64_t small_max();
 // small_max() bytes (64-byte steps), or puts them all in the descriptor line (uniform,
 // kInlineBytes in all): then a scatter root may take reserve_small().
 bool pieces_small(int n, const Buf* send, int skip);
+// Whether contribute_pieces() (move.cpp) stages every piece but `skip`'s: each fits
+// kStageMax and all fit the slot at 64-byte steps (else the writer waits for readers).
+bool pieces_staged(int n, const Buf* send, int skip);
 // (Inline, as the other one-line accessors here: each is used several times a call.)
 inline layout::CallDesc& my_desc(Call& k) { return k.mine->desc[k.slot]; }
 inline layout::CallDesc& desc(const Call& k, int r) { return k.b->rank(r).desc[k.slot]; }

@@ -181,6 +181,7 @@ int barrier(CommObj* c, std::string& why, Part part) {
   Call k = begin(c, layout::CollKind::barrier);
   k.lazy_done = true;
   if (part != Part::after_post) {
+    if (part == Part::bounded && !reservable(k, false)) return kNeedsTask;  // at issue, nothing written yet
     if (!reserve(k)) return aborted(why);
     post(k);
     if (part == Part::bounded && !posts_arrive(k, 0, k.n - 1)) return kPostedOnly;
@@ -193,7 +194,7 @@ int barrier(CommObj* c, std::string& why, Part part) {
   return MPI_SUCCESS;
 }
 
-int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) {
+int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why, Part part) {
   if (const NumaGroups& ng = numa_groups(c); ng.active && !nonblocking_call()) {
     return numa_bcast(c, ng, buf, root, invalid, why);
   }
@@ -214,9 +215,13 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   bool ok = true;
   layout::CallDesc& d = my_desc(k);
   PathPick path;  // the root's, for a large message
+  const bool trial = part == Part::trial;
   if (k.me == root) {
     // A small message stages in the small slot: it may run further ahead.
-    if (!(bcast_small(true, buf) ? reserve_small(k) : reserve(k))) return aborted(why);
+    const bool small = bcast_small(true, buf);
+    if (trial && room > kStageMax) return kNeedsTask;
+    if (trial && !reservable(k, small)) return kNotYet;
+    if (!(small ? reserve_small(k) : reserve(k))) return aborted(why);
     const bool large = room > kStageMax && k.n > 1;
     if (large) {
       path = pick_path(c->paths, PathKind::bcast, room);
@@ -260,11 +265,14 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
       return true;
     };
     const bool early = room > kStageMax;
+    if (trial && early) return kNeedsTask;
+    if (trial && !poll_briefly([&] { return posted_now(k, root); })) return kNotYet;
     if (early && !offer(true)) return aborted(why);
     ok = wait_posted(k, root);
     const auto large = [](const layout::CallDesc& rd) {
       return rd.addr != 0 || (rd.status & layout::kDescStreamed) != 0;
     };
+    if (trial && large(desc(k, root))) return kNotYet;  // an erroneous truncating call
     if (ok && !early && large(desc(k, root)) && !offer(false)) return aborted(why);
     if (ok && peer_ok(k, root)) {
       const layout::CallDesc& rd = desc(k, root);
@@ -286,15 +294,20 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why) 
   return result(k, ok, why);
 }
 
-int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why) {
+int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why,
+            Part part) {
   Call k = begin(c, layout::CollKind::scatter);
   k.lazy_done = true;
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   bool ok = true;
   PathPick path;  // the root's, for its large pieces
   path.kind = PathKind::scatter;
+  const bool trial = part == Part::trial;
   if (k.me == root) {
-    if (!(scatter_small(true, k.n, send, root) ? reserve_small(k) : reserve(k))) return aborted(why);
+    const bool small = scatter_small(true, k.n, send, root);
+    if (trial && !small && !pieces_staged(k.n, send, root)) return kNeedsTask;
+    if (trial && !reservable(k, small)) return kNotYet;
+    if (!(small ? reserve_small(k) : reserve(k))) return aborted(why);
     my_desc(k).status = 0;
     contribute_pieces(k, send, root, false, UINT64_MAX, k.n == 2, &path);
     post(k);
@@ -302,10 +315,12 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
     if (!pump_pieces(k, send)) return aborted(why);
     if (!recv_in_place) local_copy(k, send[root], recv);
   } else {
+    if (trial && !poll_briefly([&] { return posted_now(k, root); })) return kNotYet;
     ok = wait_posted(k, root);
     if (ok && peer_ok(k, root)) {
       std::uint64_t bytes = 0;
       const Source src = piece_from(k, root, bytes);
+      if (trial && src.stream != 0) return kNotYet;  // its reader posts and acks chunks
       // 8 ranks on 2 cores, 8-byte MPI_Scatter stream: 1.04 -> 0.87 us per call.
       prefetch_next_staged(k, root, src);
       if (src.stream != 0) {

@@ -152,13 +152,11 @@ bool own_slot_free(const Plan& p) {
 Start start_mode(const Plan& p) {
   if (!first_in_line(p)) return Start::task;
   const bool slot = own_slot_free(p);
-  if (slot && (p.kind == PlanKind::reduce || p.kind == PlanKind::barrier) && posts_first(p)) return Start::posting;
-  // A reader's root may be moments away (members that each have a core arrive
-  // together): its poll comes first (it returns at once if the root has posted), so
-  // that readiness is judged once, on the root's post.
-  if (reads_first(p)) {
-    if (!slot) return runs_through(p) ? Start::at_issue : Start::task;
-    return reader_runs_through(p) ? Start::at_issue : Start::deferred;
+  // The run's first wait decides (Part::trial, Part::bounded): no check ahead that the
+  // run would repeat.
+  if (slot && p.comm->block != nullptr) {
+    if (p.kind == PlanKind::bcast || p.kind == PlanKind::scatter) return Start::trial;
+    if (p.kind == PlanKind::reduce || p.kind == PlanKind::barrier) return Start::posting;
   }
   if (runs_through(p)) return Start::at_issue;
   if (!slot) return Start::task;
@@ -220,6 +218,8 @@ void start(CollRequest& r) {
     case Start::posting:
       if (const int cls = run_posting(r.plan, why); cls == kPostedOnly) {
         start_posted(r);
+      } else if (cls == kNotYet || cls == kNeedsTask) {
+        start_taken(r, cls == kNeedsTask);
       } else {
         completed_at_issue(r, cls, why);
       }
@@ -229,6 +229,13 @@ void start(CollRequest& r) {
       return;
     case Start::task:
       start_task(r);
+      return;
+    case Start::trial:
+      if (const int cls = run_trial(r.plan, why); cls == kNotYet || cls == kNeedsTask) {
+        start_taken(r, cls == kNeedsTask);
+      } else {
+        completed_at_issue(r, cls, why);
+      }
       return;
   }
 }
@@ -253,6 +260,13 @@ void start_task(CollRequest& r) {
 
 int run_posting(Plan& p, std::string& why) {
   p.part = Part::bounded;
+  const int cls = run_at_issue(p, why);
+  p.part = Part::whole;
+  return cls;
+}
+
+int run_trial(Plan& p, std::string& why) {
+  p.part = Part::trial;
   const int cls = run_at_issue(p, why);
   p.part = Part::whole;
   return cls;
@@ -343,6 +357,20 @@ void start_deferred(CollRequest& r) {
 
 void start_posted(CollRequest& r) {
   defer(r, r.plan.comm->seq, CollRequest::Deferred::poster);  // run_posting took the number
+}
+
+void start_taken(CollRequest& r, bool on_task) {
+  const std::uint32_t seq = r.plan.comm->seq;  // run_trial took it
+  if (!on_task) {
+    // A reader waits for its root's post; a root or a reduction member for its slot.
+    defer(r, seq, reads_first(r.plan) ? CollRequest::Deferred::reader : CollRequest::Deferred::sender);
+    return;
+  }
+  set_running(r);
+  g_taken_seq = seq;  // its begin() takes it before any wait
+  const bool done = launch(r.task);
+  g_taken_seq.reset();
+  if (done) finished(r);
 }
 
 bool in_flight() { return g_head != nullptr; }

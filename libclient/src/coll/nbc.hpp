@@ -54,22 +54,36 @@ void attach(CollRequest& r);
 //  at_issue: the call need not wait (ready.hpp runs_through; and no call of its
 //    communicator is in flight here, which it would overtake): run_at_issue runs it to
 //    its end now;
-//  posting: a barrier or staged reduction, which waits only for members' posts after
-//    its own (ready.hpp posts_first): run_posting runs it up to its post, then polls
-//    for the posts it needs (wait.hpp poll_briefly, g_wait.issue_spin_ns: members
-//    that each have a core arrive together) and runs on to its end if they came,
-//    else returns kPostedOnly; then start_posted(r) (r took over the plan) leaves the
-//    rest to progress(), without a task;
-//  deferred: a reader that waits for its root first (ready.hpp reads_first: a small
-//    bcast or a scatter, not at the root) whose root has not posted (after as many
-//    polls), or a sender whose slot is not free yet (ready.hpp reserve_first):
-//    start_deferred(r) takes its sequence number; progress() runs it once the root's
-//    post is there or the slot free, at once if it then need not wait, else on its task;
-//  task: start_task(r) runs it on its task (r.running while in flight).
-enum class Start : std::uint8_t { at_issue, posting, deferred, task };
+//  posting: a barrier or reduction (its own slot free). run_posting runs it as a trial
+//    (engine.hpp Part::bounded): a large reduction, or one whose slot is not free,
+//    stops before writing anything (kNeedsTask; kNotYet if it has nothing to fold:
+//    start_taken, as `trial` below). Else it runs up to its post, then polls for the
+//    posts it needs (wait.hpp poll_briefly, g_wait.issue_spin_ns: members that each
+//    have a core arrive together) and runs on to its end if they came, else returns
+//    kPostedOnly; then start_posted(r) (r took over the plan) leaves the rest to
+//    progress(), without a task;
+//  deferred: a sender whose slot is not free yet (ready.hpp reserve_first: a gather
+//    sender that stages; a bcast or scatter root, or a reduction member with nothing to
+//    fold, finds it out in its trial or posting run): start_deferred(r) takes its
+//    sequence number; progress() runs it once the slot is free (or, for a reader stopped
+//    in its trial, the root's post is there), at once if it then need not wait, else on
+//    its task;
+//  task: start_task(r) runs it on its task (r.running while in flight);
+//  trial: a bcast or scatter, run at once without a readiness check: run_trial runs it
+//    (engine.hpp Part::trial) to its end, or it stops before writing anything where it
+//    would wait (after as many polls for a root's post as `posting`), with its sequence
+//    number taken, and returns kNotYet (start_taken(r, false): then it is deferred, as
+//    above) or kNeedsTask (start_taken(r, true): on its task). Its first wait is the
+//    check: a reader's poll for its root's post, a root's reservation.
+enum class Start : std::uint8_t { at_issue, posting, deferred, task, trial };
 Start start_mode(const Plan& p);
 int run_at_issue(Plan& p, std::string& why);
 int run_posting(Plan& p, std::string& why);
+int run_trial(Plan& p, std::string& why);
+// A call whose trial run stopped (run_trial returned kNotYet, or kNeedsTask: on_task)
+// after taking the communicator's latest sequence number: in flight from now as that
+// call. r took over the plan.
+void start_taken(CollRequest& r, bool on_task);
 void start_posted(CollRequest& r);
 void start_deferred(CollRequest& r);
 void start_task(CollRequest& r);

@@ -43,9 +43,9 @@ int run(Plan& p, std::string& why) {
     case PlanKind::barrier:
       return barrier(p.comm, why, p.part);
     case PlanKind::bcast:
-      return bcast(p.comm, p.one, p.root, invalid, why);
+      return bcast(p.comm, p.one, p.root, invalid, why, p.part);
     case PlanKind::scatter:
-      return scatter(p.comm, p.send.data(), p.one, p.root, p.in_place, invalid, why);
+      return scatter(p.comm, p.send.data(), p.one, p.root, p.in_place, invalid, why, p.part);
     case PlanKind::gather:
       return gather(p.comm, p.one, p.recv.data(), p.root, p.in_place, invalid, why);
     case PlanKind::allgather:

@@ -60,17 +60,8 @@ bool all_posted(const Next& x, int lo, int hi) {
 
 bool staged(MPI_Count bytes) { return static_cast<std::uint64_t>(bytes) <= kStageMax; }
 
-// contribute_pieces() stages every piece but `skip`'s (uniform or not) exactly when
-// each fits kStageMax and all fit the slot at 64-byte steps.
 bool pieces_staged(const std::vector<Buf>& send, int skip) {
-  std::uint64_t off = 0;
-  for (int j = 0; j < static_cast<int>(send.size()); ++j) {
-    if (j == skip) continue;
-    const auto bytes = static_cast<std::uint64_t>(send[static_cast<std::size_t>(j)].bytes());
-    if (bytes > kStageMax) return false;
-    off += (bytes + 63) / 64 * 64;
-  }
-  return off <= layout::kStageSlot;
+  return coll::pieces_staged(static_cast<int>(send.size()), send.data(), skip);
 }
 
 // A reduction's staged path: whether it is staged, and the members whose posts this
@@ -131,13 +122,6 @@ bool reads_through(const Plan& p, const Next& x) {
 
 bool runs_through(const Plan& p) { return runs_through(p, p.comm->seq + 1); }
 
-bool posts_first(const Plan& p) {
-  if (p.comm->block == nullptr) return false;
-  int lo = 0, hi = -1;
-  if (!posted_waits(p, lo, hi)) return false;
-  return reserved(next_call(p, p.comm->seq + 1));
-}
-
 bool shares_result(const Plan& p) {
   if (p.kind != PlanKind::reduce || p.comm->block == nullptr || !p.comm->block->gated) return false;
   const Folds f = reduce_folds(p);
@@ -182,11 +166,6 @@ std::uint32_t reserve_depth(const Plan& p) {
     default: break;
   }
   return deep ? layout::kCallSlots : layout::kStageDepth;
-}
-
-bool reader_runs_through(const Plan& p) {
-  const Next x = next_call(p, p.comm->seq + 1);
-  return poll_briefly([&] { return posted(x, p.root); }) && reads_through(p, x);
 }
 
 PostOf post_of(const Plan& p, int r, std::uint32_t seq) {

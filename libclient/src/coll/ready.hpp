@@ -25,15 +25,12 @@ bool runs_through(const Plan& p, std::uint32_t seq);
 //  reads_first: its first wait comes before it writes anything a member reads (a small
 //    bcast or a scatter, not at the root: begin, then wait for the root's post); it can
 //    take its sequence number at issue and run once that post is there;
-//  posts_first: a barrier or a staged reduction whose slot is free: everything up to
-//    its post can run at issue, and all it waits for afterwards is other members' posts.
 //  reserve_first: all it waits for is its slot (reserve(): the members' `done` of the
 //    call reserve_depth() back), after which it runs through: a staged bcast root, a
 //    scatter root whose pieces are staged, a gather sender that stages, a reduction
 //    member with nothing to fold; it can take its number at issue and run once the
 //    slot is free.
 bool reads_first(const Plan& p);
-bool posts_first(const Plan& p);
 bool reserve_first(const Plan& p);
 // For a reserve_first call numbered `seq`: the first member not done with call
 // seq - reserve_depth(p), or -1.
@@ -41,10 +38,6 @@ int missing_done(const Plan& p, std::uint32_t seq);
 // How far back the call's reserve looks: kCallSlots for a call that the flat algorithm
 // runs with reserve_small() (collectives.hpp bcast_small etc., as move.cpp, reduce.cpp), else kStageDepth.
 std::uint32_t reserve_depth(const Plan& p);
-// For a reads_first call not yet started: polls its root's descriptor of the call
-// (wait.hpp poll_briefly) and, once the root has posted, says runs_through(p) (one
-// pass over the root's descriptor). False if the root does not post in that time.
-bool reader_runs_through(const Plan& p);
 // For such a call numbered `seq`: the first member whose post it still waits for, or -1.
 int missing_post(const Plan& p, std::uint32_t seq);
 // A staged allreduce or reduce_scatter (with a block of its own to take) on a gated

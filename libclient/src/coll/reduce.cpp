@@ -352,9 +352,9 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     contribute_image(k, in_img, in_span, in_place);
     my_desc(k).addr2 = reinterpret_cast<std::uint64_t>(res_img);
     post(k);
-    // All this call waits for now are the posts of p.lo..p.hi (nbc.cpp posts_first).
+    // All this call waits for now are the posts of p.lo..p.hi, if it folds them.
     // (An opener has them all and goes on; were it ever to stop here, it opens first.)
-    if (part == Part::bounded && !posts_arrive(k, p.lo, p.hi)) {
+    if (part == Part::bounded && p.has_result && p.res_n > 0 && !posts_arrive(k, p.lo, p.hi)) {
       if (k.opener) open_gate(k);
       return kPostedOnly;
     }
@@ -428,8 +428,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
     }
   }
-  // A split run (part != Part::whole) is always staged (ready.cpp posts_first): the
-  // large path below runs whole.
+  // A split run (part != Part::whole) is always staged (a `bounded` one that is not
+  // stops below): the large path runs whole.
   Call k = begin(c, ck);
   k.lazy_done = true;
   k.may_read = &may_read_input;
@@ -439,10 +439,11 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   const bool small = !invalid && reduce_small(kind, static_cast<std::uint64_t>(geometry(*op.type).span(count)));
   if (part == Part::after_post) {
     k.small_stage = small;  // reserved at issue, in the call's first part
-  } else if (!(small ? reserve_small(k) : reserve(k))) {
+  } else if (part != Part::bounded && !(small ? reserve_small(k) : reserve(k))) {
     return aborted(why);
   }
   layout::CallDesc& d = my_desc(k);
+  assert(!invalid || part == Part::whole);  // nbc.cpp start_mode: a split run is valid
   if (invalid) {
     post_invalid(k, k.me);
     finish_now(k);
@@ -459,6 +460,15 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   std::byte* res_img = nullptr;
   if (p.has_result && p.res_n > 0) {
     res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
+  }
+  if (part == Part::bounded) {
+    // At issue (nbc.cpp run_posting), nothing written yet: a large call, or one whose slot
+    // is not free, stops here. One with nothing to fold runs through once reserved, so it
+    // waits for that alone (deferred); one that folds would then wait for posts too.
+    const bool folds = p.has_result && p.res_n > 0 && p.hi >= p.lo;
+    if (static_cast<std::uint64_t>(in_span) > kStageMax) return kNeedsTask;
+    if (!reservable(k, small)) return folds ? kNeedsTask : kNotYet;
+    (void)(small ? reserve_small(k) : reserve(k));  // at once (marks a small one's staging)
   }
   if (static_cast<std::uint64_t>(in_span) <= kStageMax) {
     const int rc =
