@@ -235,9 +235,7 @@ int issue_nonblocking(Plan& p, Tail& t) {
   const coll::Start how = coll::start_mode(p);
   if (how == coll::Start::at_issue || how == coll::Start::posting || how == coll::Start::trial) {
     std::string why;
-    const int cls = how == coll::Start::posting ? coll::run_posting(p, why)
-                    : how == coll::Start::trial ? coll::run_trial(p, why)
-                                                : coll::run_at_issue(p, why);
+    const int cls = coll::run_now(how, p, why);
     if (cls == coll::kPostedOnly) {
       // Posted; the request is made only now (members waiting for our post need not
       // wait for it) and waits for the others' posts.

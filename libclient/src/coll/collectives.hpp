@@ -61,7 +61,7 @@ inline bool folds_shared(ReduceKind kind, std::uint64_t in_span) {
 // root whose pieces do (pieces_small), a gather root (it stages nothing), a reduce
 // member whose input does (the root folds into its own buffer; the other kinds may share
 // a result). One place for the flat calls (move.cpp, reduce.cpp) and the nonblocking
-// readiness (ready.cpp reserve_depth), which must agree: a nonblocking call found ready
+// readiness (ready.cpp reserves_small), which must agree: a nonblocking call found ready
 // kCallSlots calls back whose flat run then reserves kStageDepth back would wait inside its task.
 // (A member that is not concerned never reads its buffer arguments: a gather root's
 // send may be MPI_IN_PLACE, a description with no type.)

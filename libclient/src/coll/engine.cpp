@@ -239,7 +239,7 @@ bool reserve_upto(Call& k, std::uint32_t need) {
 
 // Staging slot seq % kStageDepth was last used by call seq - kStageDepth, the
 // descriptor by call seq - kCallSlots: every reader must be done with those.
-bool reserve(Call& k) { return reserve_upto(k, k.seq - layout::kStageDepth); }
+bool reserve(Call& k) { return reserve_upto(k, reserved_upto(k.seq, false)); }
 
 std::uint64_t small_max() { return g_wait.oversubscribed ? layout::kSmallStage : layout::kInlineBytes; }
 
@@ -270,7 +270,7 @@ bool pieces_staged(int n, const Buf* send, int skip) {
 
 bool reserve_small(Call& k) {
   k.small_stage = true;
-  return reserve_upto(k, k.seq - layout::kCallSlots);
+  return reserve_upto(k, reserved_upto(k.seq, true));
 }
 
 namespace {

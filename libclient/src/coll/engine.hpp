@@ -140,6 +140,11 @@ bool wait_on(Call& k, int r, layout::Flag& f, std::uint32_t target);
 // bounds them all (the check is then one compare). reserve() and the readiness checks
 // (ready.cpp) share it, and with it that bound.
 int first_not_done(CommObj& c, std::uint32_t need);
+// The call that reserve_small() (small) or reserve() for call `seq` waits until every
+// member is done with: the last that used the slots it is about to write.
+constexpr std::uint32_t reserved_upto(std::uint32_t seq, bool small) {
+  return seq - (small ? layout::kCallSlots : layout::kStageDepth);
+}
 // Before writing this rank's staging slot / descriptor of the call: every member has
 // finished the call kStageDepth back, the last that used the staging slot.
 bool reserve(Call& k);
@@ -150,10 +155,7 @@ bool reserve(Call& k);
 bool reserve_small(Call& k);
 // Whether reserve_small() (small) or reserve() would return at once (a trial run,
 // Part::trial): never waits.
-inline bool reservable(Call& k, bool small) {
-  const std::uint32_t need = k.seq - (small ? layout::kCallSlots : layout::kStageDepth);
-  return first_not_done(*k.comm, need) < 0;
-}
+inline bool reservable(Call& k, bool small) { return first_not_done(*k.comm, reserved_upto(k.seq, small)) < 0; }
 // The most a call may stage and still take reserve_small(): kSmallStage when ranks share
 // cores (a rank that runs 256 calls ahead saves switches), else kInlineBytes. With a core
 // each, 2 ranks, a 1 KiB MPI_Reduce stream took 0.26 us per call with 32 slots and 0.45

@@ -209,34 +209,26 @@ MPI_Request completed_handle() {
   return new_preset_handle(r);
 }
 
+int run_now(Start how, Plan& p, std::string& why) {
+  switch (how) {
+    case Start::posting: return run_posting(p, why);
+    case Start::trial: return run_trial(p, why);
+    default: return run_at_issue(p, why);
+  }
+}
+
 void start(CollRequest& r) {
+  const Start how = start_mode(r.plan);
+  if (how == Start::deferred) return start_deferred(r);
+  if (how == Start::task) return start_task(r);
   std::string why;
-  switch (start_mode(r.plan)) {
-    case Start::at_issue:
-      completed_at_issue(r, run_at_issue(r.plan, why), why);
-      return;
-    case Start::posting:
-      if (const int cls = run_posting(r.plan, why); cls == kPostedOnly) {
-        start_posted(r);
-      } else if (cls == kNotYet || cls == kNeedsTask) {
-        start_taken(r, cls == kNeedsTask);
-      } else {
-        completed_at_issue(r, cls, why);
-      }
-      return;
-    case Start::deferred:
-      start_deferred(r);
-      return;
-    case Start::task:
-      start_task(r);
-      return;
-    case Start::trial:
-      if (const int cls = run_trial(r.plan, why); cls == kNotYet || cls == kNeedsTask) {
-        start_taken(r, cls == kNeedsTask);
-      } else {
-        completed_at_issue(r, cls, why);
-      }
-      return;
+  const int cls = run_now(how, r.plan, why);
+  if (cls == kPostedOnly) {
+    start_posted(r);
+  } else if (cls == kNotYet || cls == kNeedsTask) {
+    start_taken(r, cls == kNeedsTask);
+  } else {
+    completed_at_issue(r, cls, why);
   }
 }
 
@@ -255,7 +247,9 @@ void set_running(CollRequest& r) {
 
 void start_task(CollRequest& r) {
   set_running(r);
-  if (launch(r.task)) finished(r);
+  const bool done = launch(r.task);
+  g_taken_seq.reset();  // consumed by begin() if start_taken set it; never left for another call
+  if (done) finished(r);
 }
 
 int run_posting(Plan& p, std::string& why) {
@@ -290,7 +284,7 @@ bool watch_next(CollRequest& r) {
     const int m = missing_done(r.plan, r.seq);
     if (m < 0) return false;
     r.task.wait = &r.plan.comm->block->rank(m).done;
-    r.task.target = r.seq - reserve_depth(r.plan);
+    r.task.target = reserved_upto(r.seq, reserves_small(r.plan));
     r.task.watch = nullptr;
     return true;
   }
@@ -351,8 +345,7 @@ layout::CollKind dump_kind(const Plan& p) {
 }  // namespace
 
 void start_deferred(CollRequest& r) {
-  defer(r, take_seq(r.plan.comm, dump_kind(r.plan)),
-        reads_first(r.plan) ? CollRequest::Deferred::reader : CollRequest::Deferred::sender);
+  defer(r, take_seq(r.plan.comm, dump_kind(r.plan)), CollRequest::Deferred::sender);  // reserve_first
 }
 
 void start_posted(CollRequest& r) {
@@ -366,11 +359,8 @@ void start_taken(CollRequest& r, bool on_task) {
     defer(r, seq, reads_first(r.plan) ? CollRequest::Deferred::reader : CollRequest::Deferred::sender);
     return;
   }
-  set_running(r);
   g_taken_seq = seq;  // its begin() takes it before any wait
-  const bool done = launch(r.task);
-  g_taken_seq.reset();
-  if (done) finished(r);
+  start_task(r);
 }
 
 bool in_flight() { return g_head != nullptr; }

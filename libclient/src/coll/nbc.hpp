@@ -80,6 +80,8 @@ Start start_mode(const Plan& p);
 int run_at_issue(Plan& p, std::string& why);
 int run_posting(Plan& p, std::string& why);
 int run_trial(Plan& p, std::string& why);
+// One of the three above, as `how` (at_issue, posting or trial) says.
+int run_now(Start how, Plan& p, std::string& why);
 // A call whose trial run stopped (run_trial returned kNotYet, or kNeedsTask: on_task)
 // after taking the communicator's latest sequence number: in flight from now as that
 // call. r took over the plan.

@@ -23,7 +23,7 @@ Next next_call(const Plan& p, std::uint32_t seq) {
   return {&p, p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)};
 }
 
-// The first member that is not done with the call reserve_depth() back (what
+// The first member that is not done with the call reserve() or reserve_small() waits for (what
 // reserve() or reserve_small() waits for), or -1, by engine.cpp's scan (it refreshes
 // the bounds reserve() then finds). The depth is worked out only when needed: a reader
 // reserves nothing, and a rank not ahead of the others is done with either call.
@@ -31,8 +31,8 @@ int first_not_done(const Next& x) {
   // Known done with the call kStageDepth back (the nearer one) means done with any
   // before it: the depth is then not needed. (Not a scan: a rank far ahead would read
   // every member's `done` line each call for a bound it does not need.)
-  if (reached(x.c->seen_done_min, x.seq - layout::kStageDepth)) return -1;
-  return coll::first_not_done(*x.c, x.seq - reserve_depth(*x.p));
+  if (reached(x.c->seen_done_min, reserved_upto(x.seq, false))) return -1;
+  return coll::first_not_done(*x.c, reserved_upto(x.seq, reserves_small(*x.p)));
 }
 
 bool reserved(const Next& x) { return first_not_done(x) < 0; }
@@ -139,33 +139,23 @@ int missing_post(const Plan& p, std::uint32_t seq) {
 }
 
 bool reserve_first(const Plan& p) {
-  if (p.comm->block == nullptr) return false;
-  const int me = p.comm->rank;
-  switch (p.kind) {
-    case PlanKind::bcast: return me == p.root && staged(p.one.bytes());
-    case PlanKind::scatter: return me == p.root && pieces_staged(p.send, me);
-    case PlanKind::gather: return me != p.root && (p.in_place || staged(p.one.bytes()));
-    case PlanKind::reduce: {
-      const Folds f = reduce_folds(p);
-      return f.staged && f.hi < f.lo;
-    }
-    default: return false;
-  }
+  // Bcast and scatter roots and reduction members find this out in their trial or
+  // posting run (nbc.cpp start_mode), which then defers them itself (start_taken).
+  if (p.comm->block == nullptr || p.kind != PlanKind::gather) return false;
+  return p.comm->rank != p.root && (p.in_place || staged(p.one.bytes()));
 }
 
 int missing_done(const Plan& p, std::uint32_t seq) { return first_not_done(next_call(p, seq)); }
 
-std::uint32_t reserve_depth(const Plan& p) {
+bool reserves_small(const Plan& p) {
   const bool root = p.comm->rank == p.root;
-  bool deep = false;
   switch (p.kind) {
-    case PlanKind::bcast: deep = bcast_small(root, p.one); break;
-    case PlanKind::scatter: deep = scatter_small(root, p.comm->size, p.send.data(), p.root); break;
-    case PlanKind::gather: deep = gather_small(root, p.one); break;
-    case PlanKind::reduce: deep = reduce_small(p.rkind, static_cast<std::uint64_t>(reduce_folds(p).span)); break;
-    default: break;
+    case PlanKind::bcast: return bcast_small(root, p.one);
+    case PlanKind::scatter: return scatter_small(root, p.comm->size, p.send.data(), p.root);
+    case PlanKind::gather: return gather_small(root, p.one);
+    case PlanKind::reduce: return reduce_small(p.rkind, static_cast<std::uint64_t>(reduce_folds(p).span));
+    default: return false;
   }
-  return deep ? layout::kCallSlots : layout::kStageDepth;
 }
 
 PostOf post_of(const Plan& p, int r, std::uint32_t seq) {

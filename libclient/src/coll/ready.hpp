@@ -26,18 +26,20 @@ bool runs_through(const Plan& p, std::uint32_t seq);
 //    bcast or a scatter, not at the root: begin, then wait for the root's post); it can
 //    take its sequence number at issue and run once that post is there;
 //  reserve_first: all it waits for is its slot (reserve(): the members' `done` of the
-//    call reserve_depth() back), after which it runs through: a staged bcast root, a
-//    scatter root whose pieces are staged, a gather sender that stages, a reduction
-//    member with nothing to fold; it can take its number at issue and run once the
-//    slot is free.
+//    call reserved_upto() back), after which it runs through: a gather sender that
+//    stages; it can take its number at issue and run once the slot is free. (A staged
+//    bcast root, a scatter root whose pieces are staged, a reduction member with
+//    nothing to fold are such senders too, but find it out in their trial or posting
+//    run: nbc.cpp start_taken.)
 bool reads_first(const Plan& p);
 bool reserve_first(const Plan& p);
-// For a reserve_first call numbered `seq`: the first member not done with call
-// seq - reserve_depth(p), or -1.
+// For a sender numbered `seq`: the first member not done with call
+// reserved_upto(seq, reserves_small(p)), or -1.
 int missing_done(const Plan& p, std::uint32_t seq);
-// How far back the call's reserve looks: kCallSlots for a call that the flat algorithm
-// runs with reserve_small() (collectives.hpp bcast_small etc., as move.cpp, reduce.cpp), else kStageDepth.
-std::uint32_t reserve_depth(const Plan& p);
+// Whether the flat algorithm runs the call with reserve_small() (collectives.hpp
+// bcast_small etc., as move.cpp, reduce.cpp; reaching kCallSlots calls back) rather than
+// reserve() (kStageDepth).
+bool reserves_small(const Plan& p);
 // For such a call numbered `seq`: the first member whose post it still waits for, or -1.
 int missing_post(const Plan& p, std::uint32_t seq);
 // A staged allreduce or reduce_scatter (with a block of its own to take) on a gated

@@ -113,6 +113,8 @@ struct Plan {
   MPI_Count res_first = 0, res_n = 0;   // the elements of the input this rank's result covers
   int lo = 0, hi = -1;                  // ranks folded into this rank's result (hi < lo: none)
   bool has_result = false;
+  // It folds members' inputs into a result of its own (and so reads their posts).
+  bool folds() const { return has_result && res_n > 0 && hi >= lo; }
 };
 
 // Whether member r may read this rank's exposed input (finish() waits for its `done`):
@@ -354,7 +356,7 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     post(k);
     // All this call waits for now are the posts of p.lo..p.hi, if it folds them.
     // (An opener has them all and goes on; were it ever to stop here, it opens first.)
-    if (part == Part::bounded && p.has_result && p.res_n > 0 && !posts_arrive(k, p.lo, p.hi)) {
+    if (part == Part::bounded && p.folds() && !posts_arrive(k, p.lo, p.hi)) {
       if (k.opener) open_gate(k);
       return kPostedOnly;
     }
@@ -367,7 +369,7 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     if (!nonblocking_call() && !wait_gate(k)) return aborted(why);
     if (take_shared(k, res_img, full, block_at, len)) return finish(k) ? MPI_SUCCESS : aborted(why);
   }
-  if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
+  if (p.folds()) {
     // Inputs beyond the descriptor line sit in each member's slot: ask for their first
     // lines now, so that those misses overlap the descriptors' instead of following
     // them (in a stream the members posted long ago).
@@ -465,9 +467,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     // At issue (nbc.cpp run_posting), nothing written yet: a large call, or one whose slot
     // is not free, stops here. One with nothing to fold runs through once reserved, so it
     // waits for that alone (deferred); one that folds would then wait for posts too.
-    const bool folds = p.has_result && p.res_n > 0 && p.hi >= p.lo;
     if (static_cast<std::uint64_t>(in_span) > kStageMax) return kNeedsTask;
-    if (!reservable(k, small)) return folds ? kNeedsTask : kNotYet;
+    if (!reservable(k, small)) return p.folds() ? kNeedsTask : kNotYet;
     (void)(small ? reserve_small(k) : reserve(k));  // at once (marks a small one's staging)
   }
   if (static_cast<std::uint64_t>(in_span) <= kStageMax) {
@@ -726,7 +727,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       res_chunk = k.stream_first;
       res_bytes = static_cast<std::uint64_t>(in_span);
     }
-    if (p.has_result && p.res_n > 0 && p.hi >= p.lo) {
+    if (p.folds()) {
       // (Every input's post was checked above.) A member that folds the last part of the
       // result (kDescHelps, same bytes): we fold the rest, then wait for its `done` (it
       // reads our input, writes our result).
