@@ -212,12 +212,10 @@ struct Scan {
 
 }  // namespace
 
-extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
-  if (request != nullptr && is_preset(*request)) {  // a collective complete at issue
-    *request = MPI_REQUEST_NULL;
-    empty_status(status);
-    return MPI_SUCCESS;
-  }
+namespace {
+// MPI_Wait past the preset request: kept out of line so that the preset path does not
+// pay this frame's set-up (6 saved registers and a stack frame, ~17 instructions).
+[[gnu::noinline]] int wait_request(MPI_Request* request, MPI_Status* status) {
   int rc = MPI_SUCCESS;
   RequestObj* r = request_arg("MPI_Wait", request, true, rc);
   if (r == nullptr || inactive(r)) {
@@ -234,6 +232,16 @@ extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
     }
   }
   return finish_one(r, request, status);
+}
+}  // namespace
+
+extern "C" int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
+  if (request != nullptr && is_preset(*request)) [[likely]] {  // a collective complete at issue
+    *request = MPI_REQUEST_NULL;
+    empty_status(status);
+    return MPI_SUCCESS;
+  }
+  return wait_request(request, status);
 }
 SHMPI_PMPI_ALIAS(int, MPI_Wait, (MPI_Request*, MPI_Status*))
 

@@ -164,13 +164,6 @@ Start start_mode(const Plan& p) {
   return reserve_first(p) ? Start::deferred : Start::task;
 }
 
-int run_at_issue(Plan& p, std::string& why) {
-  g_at_issue = true;
-  const int cls = run(p, why);
-  g_at_issue = false;
-  return cls;
-}
-
 namespace {
 // r's call ran to its end at issue with outcome cls: r is complete.
 void completed_at_issue(CollRequest& r, int cls, const std::string& why) {
@@ -209,14 +202,6 @@ MPI_Request completed_handle() {
   return new_preset_handle(r);
 }
 
-int run_now(Start how, Plan& p, std::string& why) {
-  switch (how) {
-    case Start::posting: return run_posting(p, why);
-    case Start::trial: return run_trial(p, why);
-    default: return run_at_issue(p, why);
-  }
-}
-
 void start(CollRequest& r) {
   const Start how = start_mode(r.plan);
   if (how == Start::deferred) return start_deferred(r);
@@ -250,20 +235,6 @@ void start_task(CollRequest& r) {
   const bool done = launch(r.task);
   g_taken_seq.reset();  // consumed by begin() if start_taken set it; never left for another call
   if (done) finished(r);
-}
-
-int run_posting(Plan& p, std::string& why) {
-  p.part = Part::bounded;
-  const int cls = run_at_issue(p, why);
-  p.part = Part::whole;
-  return cls;
-}
-
-int run_trial(Plan& p, std::string& why) {
-  p.part = Part::trial;
-  const int cls = run_at_issue(p, why);
-  p.part = Part::whole;
-  return cls;
 }
 
 namespace {

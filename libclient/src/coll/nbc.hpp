@@ -77,11 +77,27 @@ void attach(CollRequest& r);
 //    check: a reader's poll for its root's post, a root's reservation.
 enum class Start : std::uint8_t { at_issue, posting, deferred, task, trial };
 Start start_mode(const Plan& p);
-int run_at_issue(Plan& p, std::string& why);
-int run_posting(Plan& p, std::string& why);
-int run_trial(Plan& p, std::string& why);
+// Inline: with the preset request these are all a call completed at issue adds to
+// the blocking call's path (an out-of-line run_now was a frame and a call more).
+inline int run_at_issue(Plan& p, std::string& why) {
+  g_at_issue = true;
+  const int cls = run(p, why);
+  g_at_issue = false;
+  return cls;
+}
+inline int run_part(Part part, Plan& p, std::string& why) {
+  p.part = part;
+  const int cls = run_at_issue(p, why);
+  p.part = Part::whole;
+  return cls;
+}
+inline int run_posting(Plan& p, std::string& why) { return run_part(Part::bounded, p, why); }
+inline int run_trial(Plan& p, std::string& why) { return run_part(Part::trial, p, why); }
 // One of the three above, as `how` (at_issue, posting or trial) says.
-int run_now(Start how, Plan& p, std::string& why);
+inline int run_now(Start how, Plan& p, std::string& why) {
+  if (how == Start::at_issue) return run_at_issue(p, why);
+  return run_part(how == Start::posting ? Part::bounded : Part::trial, p, why);
+}
 // A call whose trial run stopped (run_trial returned kNotYet, or kNeedsTask: on_task)
 // after taking the communicator's latest sequence number: in flight from now as that
 // call. r took over the plan.
