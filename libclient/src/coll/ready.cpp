@@ -23,9 +23,9 @@ Next next_call(const Plan& p, std::uint32_t seq) {
   return {&p, p.comm, p.comm->block, seq, static_cast<int>(seq % layout::kCallSlots)};
 }
 
-// The first member that is not done with the call reserve() or reserve_small() waits for (what
-// reserve() or reserve_small() waits for), or -1, by engine.cpp's scan (it refreshes
-// the bounds reserve() then finds). The depth is worked out only when needed: a reader
+// The first member that is not done with the call reserve() or reserve_small() waits
+// for (engine.hpp reserved_upto), or -1, by engine.cpp's scan (it refreshes the bounds
+// reserve() then finds). Which of the two is worked out only when needed: a reader
 // reserves nothing, and a rank not ahead of the others is done with either call.
 int first_not_done(const Next& x) {
   // Known done with the call kStageDepth back (the nearer one) means done with any
