@@ -60,6 +60,10 @@ bool all_posted(const Next& x, int lo, int hi) {
 
 bool staged(MPI_Count bytes) { return static_cast<std::uint64_t>(bytes) <= kStageMax; }
 
+// A gather sender that stages its block (or sends nothing, in place): once its slot is
+// free it runs through. reserve_first and runs_through must agree on this.
+bool sender_stages(const Plan& p) { return p.in_place || staged(p.one.bytes()); }
+
 bool pieces_staged(const std::vector<Buf>& send, int skip) {
   return coll::pieces_staged(static_cast<int>(send.size()), send.data(), skip);
 }
@@ -142,7 +146,7 @@ bool reserve_first(const Plan& p) {
   // Bcast and scatter roots and reduction members find this out in their trial or
   // posting run (nbc.cpp start_mode), which then defers them itself (start_taken).
   if (p.comm->block == nullptr || p.kind != PlanKind::gather) return false;
-  return p.comm->rank != p.root && (p.in_place || staged(p.one.bytes()));
+  return p.comm->rank != p.root && sender_stages(p);
 }
 
 int missing_done(const Plan& p, std::uint32_t seq) { return first_not_done(next_call(p, seq)); }
@@ -183,7 +187,7 @@ bool runs_through(const Plan& p, std::uint32_t seq) {
       if (me == p.root) return pieces_staged(p.send, me) && reserved(x);
       return posted(x, p.root) && reads_through(p, x);
     case PlanKind::gather:
-      if (me != p.root) return (p.in_place || staged(p.one.bytes())) && reserved(x);
+      if (me != p.root) return sender_stages(p) && reserved(x);
       if (!reserved(x) || !all_posted(x, 0, n - 1)) return false;
       for (int r = 0; r < n; ++r) {
         if (r != me && streams(x, r)) return false;
