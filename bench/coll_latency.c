@@ -29,6 +29,11 @@
  *                         doubles (-O3, AVX2 when the CPU has it; as rma_latency's `local`)
  * The references are what 1 MiB collectives are held against (bench/README.md).
  *
+ * Buffers. The send and receive buffers start on a page (posix_memalign), or
+ * COLL_LATENCY_BUF_OFFSET bytes (a multiple of 8) past one: 16 is where glibc's malloc()
+ * puts large blocks, which is what most programs pass (some copies run slower there:
+ * docs/collectives.md "Copies").
+ *
  * The non-commutative op composes affine maps x -> a*x + b, element (a, b), in rank order:
  *   (a1, b1) o (a2, b2) = (a1*a2, a1*b2 + b1)      [invec o inoutvec -> inoutvec]
  * associative, not commutative (reversed: (a1*a2, a2*b1 + b2)), about a SUM's cost per
@@ -541,8 +546,18 @@ int main(int argc, char** argv) {
       if (sb > sbytes) sbytes = sb;
       if (rb > rbytes) rbytes = rb;
     }
-  c.sbuf = bench_alloc((size_t)sbytes);
-  c.rbuf = bench_alloc((size_t)rbytes);
+  /* COLL_LATENCY_BUF_OFFSET: the message buffers start this many bytes past a page */
+  const char* off_env = getenv("COLL_LATENCY_BUF_OFFSET");
+  const long buf_off = off_env != NULL ? atol(off_env) : 0;
+  if (buf_off < 0 || buf_off >= 4096 || buf_off % 8 != 0) {
+    if (rank == 0) fprintf(stderr, "COLL_LATENCY_BUF_OFFSET: a multiple of 8 below 4096, not %s\n", off_env);
+    MPI_Finalize();
+    return 2;
+  }
+  char* const sbase = bench_alloc((size_t)(sbytes + buf_off));
+  char* const rbase = bench_alloc((size_t)(rbytes + buf_off));
+  c.sbuf = (double*)(sbase + buf_off);
+  c.rbuf = (double*)(rbase + buf_off);
   c.ref_a = bench_alloc(rank == 0 ? (size_t)a.max_ref : 64);
   c.ref_b = bench_alloc(rank == 0 ? (size_t)a.max_ref : 64);
   c.counts = calloc((size_t)size, sizeof(int));
@@ -570,8 +585,8 @@ int main(int argc, char** argv) {
   ctl_close(&c.ctl);
   MPI_Op_free(&c.affine);
   MPI_Type_free(&c.pair);
-  free(c.sbuf);
-  free(c.rbuf);
+  free(sbase);
+  free(rbase);
   free(c.ref_a);
   free(c.ref_b);
   free(c.counts);

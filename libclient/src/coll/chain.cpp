@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "coll/stream.hpp"
+#include "copy_bytes.hpp"
 #include "wait.hpp"
 
 namespace shmpi::client::coll {
@@ -61,7 +62,7 @@ int chain_allreduce(Call& k, const Reducer& op, const Geometry& g, const std::by
       if (k.me != 0) ok = wait_on(k, 0, final, first + j + 1);
       if (!ok) break;
       const std::uint64_t off = std::uint64_t{j} * layout::kStreamChunk;
-      std::memcpy(recv_img + off, stream_chunk(k, w, first + j),
+      copy_bytes(recv_img + off, stream_chunk(k, w, first + j),
                   static_cast<std::size_t>(std::min<std::uint64_t>(layout::kStreamChunk, span - off)));
     }
   }

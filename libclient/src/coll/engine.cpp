@@ -9,6 +9,7 @@
 
 #include "coll/fiber.hpp"
 #include "coll/stream.hpp"
+#include "copy_bytes.hpp"
 #include "runtime.hpp"
 #include "shmpi_common/cache.hpp"
 #include "types/pack.hpp"
@@ -544,11 +545,11 @@ bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, s
     return stream_read(k, r, static_cast<std::uint32_t>(src.stream), offset - src.stream_base, dst, len);
   }
   if (src.staged != nullptr) {
-    std::memcpy(dst, src.staged + offset, len);
+    copy_bytes(dst, src.staged + offset, len);
     return true;
   }
   if (r == k.me) {
-    std::memcpy(dst, reinterpret_cast<const std::byte*>(src.addr) + offset, len);
+    copy_bytes(dst, reinterpret_cast<const std::byte*>(src.addr) + offset, len);
     return true;
   }
   return cma(k.b->member(r).pid, false, dst, src.addr + offset, len, k.why);
@@ -579,7 +580,7 @@ std::byte* scratch(CommObj* c, int which, std::size_t bytes) {
 void pack_to(const Buf& b, std::byte* to) {
   if (b.bytes() == 0) return;
   if (b.contiguous()) {
-    std::memcpy(to, b.data(), static_cast<std::size_t>(b.bytes()));
+    copy_bytes(to, b.data(), static_cast<std::size_t>(b.bytes()));
   } else {
     types::pack(*b.type, *b.flat, b.addr, b.count, to);
   }

@@ -8,6 +8,7 @@
 
 #include "coll/collectives.hpp"
 #include "coll/stream.hpp"
+#include "copy_bytes.hpp"
 
 namespace shmpi::client::coll {
 
@@ -98,7 +99,7 @@ bool fold(Call& k, const Reducer& op, const Geometry& g, Inputs in, int m, MPI_C
     }
     if (i == m - 1) {
       if (x != nullptr) {
-        std::memcpy(acc, x, len);
+        copy_bytes(acc, x, len);
       } else if (!fetch(k, last.rank, last.src, static_cast<std::uint64_t>(off), acc, len)) {
         return false;
       }

@@ -32,6 +32,7 @@
 #include "coll/numa.hpp"
 #include "coll/path_choice.hpp"
 #include "coll/stream.hpp"
+#include "copy_bytes.hpp"
 #include "errors.hpp"
 #include "runtime.hpp"
 #include "types/pack.hpp"
@@ -56,7 +57,7 @@ void Reducer::apply3(const std::byte* a, const std::byte* b, std::byte* out, MPI
     kernel3(a - tlb, b - tlb, out - tlb, static_cast<std::size_t>(count));
     return;
   }
-  std::memcpy(out, b, span);
+  copy_bytes(out, b, span);
   apply(a - tlb, out - tlb, count);
 }
 
@@ -77,12 +78,12 @@ void contribute_image(Call& k, const std::byte* img, MPI_Count span, bool unstab
   if (bytes <= kStageMax) {
     d.addr = 0;
     std::byte* to = stage_for(k, bytes);
-    if (bytes > 0) std::memcpy(to, img, bytes);
+    if (bytes > 0) copy_bytes(to, img, bytes);
     return;
   }
   if (unstable) {
     std::byte* copy = scratch(k.comm, 0, bytes);
-    std::memcpy(copy, img, bytes);
+    copy_bytes(copy, img, bytes);
     img = copy;
   }
   d.addr = reinterpret_cast<std::uint64_t>(img);
@@ -176,7 +177,7 @@ bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte
   if (in_place) {
     const auto span = static_cast<std::size_t>(g.span(bl.first(k.n)));
     std::byte* copy = scratch(k.comm, 0, span);
-    std::memcpy(copy, img, span);
+    copy_bytes(copy, img, span);
     img = copy;
   }
   layout::CallDesc& d = my_desc(k);
@@ -326,7 +327,7 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
   layout::CallGate& gt = k.b->gate(k.slot);
   if (!reached(gt.release.value.load(std::memory_order_acquire), k.seq)) return false;  // not yet
   if (gt.result_seq != k.seq || gt.result_ok != 1) return false;
-  std::memcpy(res_img, shared_area(k, full) + off, len);
+  copy_bytes(res_img, shared_area(k, full) + off, len);
   return true;
 }
 
@@ -395,13 +396,13 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
       std::byte* const acc = share ? shared_area(k, full) : res_img;
       auto x = [&](int r) { return staged(k, r, desc(k, r)) + off; };
       if (p.hi == p.lo) {
-        std::memcpy(acc, x(p.hi), static_cast<std::size_t>(g.span(n)));
+        copy_bytes(acc, x(p.hi), static_cast<std::size_t>(g.span(n)));
       } else {
         // The same order as fold(): acc = x(hi-1) o x(hi), then acc = x(r) o acc.
         op.apply3(x(p.hi - 1), x(p.hi), acc, n, static_cast<std::size_t>(g.span(n)));
         for (int r = p.hi - 2; r >= p.lo; --r) op.apply(x(r) - g.tlb, acc - g.tlb, n);
       }
-      if (share) std::memcpy(res_img, acc + block_at, len);
+      if (share) copy_bytes(res_img, acc + block_at, len);
     }
     if (share) publish_shared(k, all && k.error == MPI_SUCCESS);
     for (int r = p.lo; r <= p.hi; ++r) ack_streamed_input(k, r, true);
@@ -559,7 +560,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       // after it has read each chunk.
       const MPI_Count first = blocks.first(k.me);
       std::byte* copy = scratch(c, 0, static_cast<std::size_t>(in_span));
-      std::memcpy(copy + g.at(first), in_img + g.at(first), static_cast<std::size_t>(g.span(blocks.count(k.me))));
+      copy_bytes(copy + g.at(first), in_img + g.at(first), static_cast<std::size_t>(g.span(blocks.count(k.me))));
       in_img = copy;
     }
   } else if (to_root) {
@@ -575,7 +576,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       // Nobody reads the root's input; in place, the results are folded over it.
       if (in_place) {
         std::byte* copy = scratch(c, 0, static_cast<std::size_t>(span));
-        std::memcpy(copy, in_img, static_cast<std::size_t>(span));
+        copy_bytes(copy, in_img, static_cast<std::size_t>(span));
         in_img = copy;
       }
       if (shares && can_stream(k)) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "coll/first_access.hpp"
+#include "copy_bytes.hpp"
 #include "types/pack.hpp"
 #include "wait.hpp"
 
@@ -93,9 +94,9 @@ bool wait_room(Call& k, int r, std::uint32_t upto) {
 void write_chunk(Call& k, const StreamPart& p, std::uint64_t off, std::size_t len, std::uint32_t c) {
   std::byte* to = chunk_at(k.b, k.me, c);
   if (p.src == nullptr) {
-    std::memcpy(to, p.raw + off, len);
+    copy_bytes(to, p.raw + off, len);
   } else if (const Buf& src = *p.src; src.contiguous()) {
-    std::memcpy(to, src.data() + off, len);
+    copy_bytes(to, src.data() + off, len);
   } else {
     types::pack_range(*src.type, *src.flat, src.addr, static_cast<MPI_Count>(off), static_cast<MPI_Count>(len), to);
   }
@@ -114,7 +115,7 @@ bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void
     const std::uint64_t in = offset % layout::kStreamChunk;
     const std::uint64_t n = std::min(layout::kStreamChunk - in, end - offset);
     if (!wait_on(k, w, streamed, first + j + 1)) return false;
-    std::memcpy(out, chunk_at(k.b, w, first + j) + in, n);
+    copy_bytes(out, chunk_at(k.b, w, first + j) + in, n);
     out += n;
     offset += n;
     // A chunk read to its end is acked at once (the writer may wait for it).
@@ -155,7 +156,7 @@ void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes) {
 
 void copy_out(const std::byte* from, const Buf& dst, std::uint64_t at, std::uint64_t len) {
   if (dst.contiguous()) {
-    std::memcpy(dst.data() + at, from, len);
+    copy_bytes(dst.data() + at, from, len);
   } else {
     types::unpack_range(*dst.type, *dst.flat, from, static_cast<MPI_Count>(at), static_cast<MPI_Count>(len), dst.addr);
   }

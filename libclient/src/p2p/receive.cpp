@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "copy_bytes.hpp"
 #include "errors.hpp"
 #include "p2p/state.hpp"
 #include "runtime.hpp"
@@ -148,7 +149,7 @@ void handle_record(std::uint32_t sender, const MsgHeader& h) {
   u->rndv_addr = rndv_addr;
   if (eager && h.bytes > 0) {
     u->payload.reset(new std::byte[h.bytes]);
-    std::memcpy(u->payload.get(), body, h.bytes);
+    copy_bytes(u->payload.get(), body, h.bytes);
   }
   g_unexpected.push_back(u);
   publish_counts();

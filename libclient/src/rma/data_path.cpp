@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "copy_bytes.hpp"
 #include "rma/elem_atomic.hpp"
 #include "runtime.hpp"
 #include "shmpi_common/futex.hpp"
@@ -245,7 +246,7 @@ int put(WinObj& w, int t, const Side& origin, const Side& tgt, std::string& why)
   const std::byte* src = origin_stream(origin, w.staging);
   if (direct_to(w, t)) {
     target_runs(tgt, [&](std::int64_t off, std::int64_t so, std::int64_t len) {
-      std::memcpy(at(w, t, off), src + so, static_cast<std::size_t>(len));
+      copy_bytes(at(w, t, off), src + so, static_cast<std::size_t>(len));
     });
     return MPI_SUCCESS;
   }
@@ -262,7 +263,7 @@ int get(WinObj& w, int t, const Side& origin, const Side& tgt, std::string& why)
   std::byte* dst = result_stream(origin, w.staging);
   if (direct_to(w, t)) {
     target_runs(tgt, [&](std::int64_t off, std::int64_t so, std::int64_t len) {
-      std::memcpy(dst + so, at(w, t, off), static_cast<std::size_t>(len));
+      copy_bytes(dst + so, at(w, t, off), static_cast<std::size_t>(len));
     });
   } else {
     Cma cma(w.targets[static_cast<std::size_t>(t)].pid, false);
@@ -295,7 +296,7 @@ int accumulate_pairs(WinObj& w, int t, const std::byte* src, std::byte* res, con
     std::int64_t k = static_cast<std::int64_t>(j) * ps;
     if (src != nullptr) {
       for (const types::Block& b : acc.pair->blocks) {
-        std::memcpy(in + b.offset, src + k, static_cast<std::size_t>(b.length));
+        copy_bytes(in + b.offset, src + k, static_cast<std::size_t>(b.length));
         k += b.length;
       }
     }
@@ -305,7 +306,7 @@ int accumulate_pairs(WinObj& w, int t, const std::byte* src, std::byte* res, con
     if (res != nullptr) {
       k = static_cast<std::int64_t>(j) * ps;
       for (const types::Block& b : acc.pair->blocks) {
-        std::memcpy(res + k, old + b.offset, static_cast<std::size_t>(b.length));
+        copy_bytes(res + k, old + b.offset, static_cast<std::size_t>(b.length));
         k += b.length;
       }
     }
@@ -342,7 +343,7 @@ int accumulate(WinObj& w, int t, const Side& origin, const Side* result, const S
     }
     auto run = [&](std::int64_t off, std::int64_t so, std::int64_t len) {
       std::byte* p = at(w, t, off);
-      if (res != nullptr) std::memcpy(res + so, p, static_cast<std::size_t>(len));
+      if (res != nullptr) copy_bytes(res + so, p, static_cast<std::size_t>(len));
       apply(acc, src != nullptr ? src + so : nullptr, p, static_cast<std::size_t>(len));
       return true;
     };
@@ -383,7 +384,7 @@ int accumulate(WinObj& w, int t, const Side& origin, const Side* result, const S
         err = errno;
         return false;
       }
-      if (res != nullptr) std::memcpy(res + s, w.staging_remote.data(), static_cast<std::size_t>(l));
+      if (res != nullptr) copy_bytes(res + s, w.staging_remote.data(), static_cast<std::size_t>(l));
       if (acc.op == ops::OpKind::no_op) return true;
       apply(acc, src != nullptr ? src + s : nullptr, w.staging_remote.data(), static_cast<std::size_t>(l));
       if (process_vm_writev(pid, &li, 1, &ri, 1, 0) != l) {

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstring>
 
+#include "copy_bytes.hpp"
+
 namespace shmpi::client::types {
 namespace {
 
@@ -10,9 +12,9 @@ namespace {
 template <bool ToPacked>
 inline void copy(std::byte* user, std::byte* packed, std::size_t n) {
   if constexpr (ToPacked) {
-    std::memcpy(packed, user, n);
+    copy_bytes(packed, user, n);
   } else {
-    std::memcpy(user, packed, n);
+    copy_bytes(user, packed, n);
   }
 }
 
