@@ -32,7 +32,10 @@
  *     large messages through a bounded buffer has to keep the three apart), in the
  *     second repetition also a 5 MiB MPI_Ibcast from rank np-1, then every rank calls a
  *     blocking 2 MiB MPI_Allreduce before it waits for them (shmpi, oversubscribed: the
- *     Allreduce folds into rank np-1's ring, which that broadcast still holds).
+ *     Allreduce folds into rank np-1's ring, which that broadcast still holds), and an
+ *     MPI_Ireduce_scatter_block and a blocking MPI_Reduce_scatter_block with 2.3 MiB
+ *     blocks at 2 ranks (shmpi: longer than a ring, which two members stream in step
+ *     with their folds; rank 0's ring is busy with its broadcast), 256 KiB otherwise.
  * Prints "nbc_mixed: OK (N checks)" on rank 0.
  *
  * Peer toggle (set by tests/peer/run_nbc_peer.sh):
@@ -573,6 +576,11 @@ static void test_large_late(void) {
     int* gr = me == groot ? ints((long)BLOCK * np) : NULL;
     int* ss = me == 0 ? ints((long)BLOCK * np) : NULL;
     int* sr = ints(BLOCK);
+    const long rsb = np == 2 ? 600001 : BLOCK / 4; /* ints per Reduce_scatter_block block */
+    int* rs = ints(rsb * np);
+    int* rr = ints(rsb);
+    int* rr2 = ints(rsb);
+    for (long i = 0; i < rsb * np; ++i) rs[i] = vs(45, me, i, rep);
     for (long i = 0; i < BIG; ++i) b[i] = me == 0 ? vf(40, 0, 0, i, rep) : -1;
     for (long i = 0; i < BIG; ++i) b2[i] = me == groot ? vf(44, groot, 0, i, rep) : rep;
     for (long i = 0; i < BLOCK; ++i) gs[i] = vf(41, me, 0, i, rep), sr[i] = -1;
@@ -581,7 +589,7 @@ static void test_large_late(void) {
     int token = 0;
     if (me != 0) CHECK_MPI(MPI_Recv(&token, 1, MPI_INT, 0, 40, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     long bad = -1;
-    MPI_Request rq[4];
+    MPI_Request rq[5];
     CHECK_MPI(MPI_Ibcast(b, BIG, MPI_INT, 0, comm, &rq[0]));
     CHECK_MPI(MPI_Igather(gs, BLOCK, MPI_INT, gr, BLOCK, MPI_INT, groot, comm, &rq[1]));
     CHECK_MPI(MPI_Iscatter(ss, BLOCK, MPI_INT, sr, BLOCK, MPI_INT, 0, comm, &rq[2]));
@@ -589,13 +597,25 @@ static void test_large_late(void) {
       for (int r = 1; r < np; ++r) CHECK_MPI(MPI_Send(&token, 1, MPI_INT, r, 40, MPI_COMM_WORLD));
     rq[3] = MPI_REQUEST_NULL;
     if (rep == 1) CHECK_MPI(MPI_Ibcast(b2, BIG, MPI_INT, groot, comm, &rq[3]));
+    CHECK_MPI(MPI_Ireduce_scatter_block(rs, rr, (int)rsb, MPI_INT, MPI_SUM, comm, &rq[4]));
     /* a large blocking Allreduce while they are still in flight */
     double* ad = malloc((size_t)BLOCK * sizeof(double));
     double* ar = malloc((size_t)BLOCK * sizeof(double));
     CHECK(ad != NULL && ar != NULL, "malloc");
     for (long i = 0; i < BLOCK; ++i) ad[i] = (double)(vf(43, me, 0, i, rep) % 1000);
     CHECK_MPI(MPI_Allreduce(ad, ar, BLOCK, MPI_DOUBLE, MPI_SUM, comm));
-    CHECK_MPI(MPI_Waitall(4, rq, STATUSES_IGNORE));
+    CHECK_MPI(MPI_Reduce_scatter_block(rs, rr2, (int)rsb, MPI_INT, MPI_SUM, comm));
+    CHECK_MPI(MPI_Waitall(5, rq, STATUSES_IGNORE));
+    for (long i = 0; i < rsb && bad < 0; ++i) {
+      int want = 0;
+      for (int r = 0; r < np; ++r) want += vs(45, r, me * rsb + i, rep);
+      if (rr[i] != want) bad = i;
+      else if (rr2[i] != want) bad = rsb + i;
+    }
+    CHECK(bad < 0, "%s: MPI_%sReduce_scatter_block: int %ld is %d", ctx, bad < rsb ? "I" : "", bad % rsb,
+          bad < rsb ? rr[bad] : rr2[bad % rsb]);
+    nchecks += 2 * rsb;
+    free(rs), free(rr), free(rr2);
     for (long i = 0; i < BLOCK && bad < 0; ++i) {
       double want = 0;
       for (int r = 0; r < np; ++r) want += (double)(vf(43, r, 0, i, rep) % 1000);

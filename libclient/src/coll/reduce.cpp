@@ -16,7 +16,8 @@
 //     its image (stream.hpp; exposes it if its ring is busy), the root folds all of
 //     them, chunk by chunk, as they come, and (allreduce) streams the result to all;
 //   large reduce_scatter: every rank streams each other rank its block, if they all
-//     fit its ring (stream_blocks), and folds its own block from the streams;
+//     fit its ring (stream_blocks; two members: any size, pumped in step with the
+//     fold), and folds its own block from the streams;
 //   other large calls: every rank exposes its image and folds its own block
 //     (reduce_scatter) or prefix (scan) in chunks (process_vm_readv of chunk r, fold,
 //     next) so copying and combining overlap.
@@ -165,15 +166,18 @@ struct Blocks {
 // our image when our ring is free and all of them fit it (every member writes and reads,
 // so no pump may wait for room): piece table entry j = block j (stage_off: its image
 // offset). A split allreduce also takes the chunks of its own block's result, which it
-// streams to all after folding it (piece `me`; they must fit too). In place, the image is
-// copied first (our result lands on it). False: nothing written.
+// streams to all after folding it (piece `me`; they must fit too). A 2-member
+// reduce_scatter streams a block longer than the ring too: it is pumped in step with
+// this member's fold (kStepSegment). In place, the image is copied first (our result
+// lands on it). False: nothing written.
 bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte*& img, bool in_place, bool split) {
   if (!can_stream(k)) return false;
   std::uint64_t chunks = 0;
   for (int j = 0; j < k.n; ++j) {
     if (j != k.me || split) chunks += stream_chunks(static_cast<std::uint64_t>(g.span(bl.count(j))));
   }
-  if (chunks == 0 || chunks > layout::kStreamChunks) return false;
+  const bool in_step = k.n == 2 && !split;
+  if (chunks == 0 || (chunks > layout::kStreamChunks && !in_step)) return false;
   if (in_place) {
     const auto span = static_cast<std::size_t>(g.span(bl.first(k.n)));
     std::byte* copy = scratch(k.comm, 0, span);
@@ -196,6 +200,16 @@ bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte
   d.bytes = static_cast<std::uint64_t>(g.span(at));
   return true;
 }
+
+// A 2-member reduce_scatter whose block for the other passes the ring pumps it in step
+// with its own fold: once f bytes of its own block are folded, through byte
+// (f / kStepSegment + 2) * kStepSegment. Neither member then waits for the other's wait:
+// a fold waits for a chunk the other pumped before its own fold got that far, and a pump
+// waits for the other's reads of chunks a whole ring back, which it made before it
+// pumped what we read now (the ring holds four segments). Measured against exposing the
+// image (process_vm_readv, ~3x a memcpy here): docs/collectives.md "Reductions".
+inline constexpr std::uint64_t kStepSegment = layout::kStreamRing / 4;
+inline std::uint64_t step_target(std::uint64_t folded) { return (folded / kStepSegment + 2) * kStepSegment; }
 
 // A split allreduce's exposing member says in its descriptor's bytes2 which call's
 // result block is final (then bumps ack(me, me)); atomic: readers poll it.
@@ -547,6 +561,20 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   bool helping = false;  // a member: we asked to fold elements [help_first, total)
   const MPI_Count help_first = user_fn ? p.total - p.total * kHelpShareNum / kHelpShareDen
                                        : p.total - p.total * kKernelHelpShareNum / kKernelHelpShareDen;
+  // A 2-member reduce_scatter's piece for the other, when it passes the ring: pumped in
+  // step with our fold (bytes [step_sent, upto) at a time; bytes 0: none).
+  layout::PieceDesc in_step{};
+  std::uint64_t step_sent = 0;
+  auto pump_step = [&](std::uint64_t upto) {
+    upto = std::min(upto, in_step.bytes);
+    if (upto <= step_sent) return true;
+    const StreamPart part{nullptr, in_img + in_step.stage_off + step_sent, upto - step_sent,
+                          static_cast<std::uint32_t>(in_step.stream) +
+                              static_cast<std::uint32_t>(step_sent / layout::kStreamChunk),
+                          1 - k.me};
+    step_sent = upto;
+    return pump(k, 1, [&](int) { return part; });
+  };
   if (mutual) {
     d.status = layout::kDescHelpOk;
     d.bytes = static_cast<std::uint64_t>(in_span);
@@ -609,15 +637,22 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
   } else if ((kind == ReduceKind::reduce_scatter || split) && stream_blocks(k, g, blocks, in_img, in_place, split)) {
     post(k);
-    // Every member streams and reads: the blocks fit the ring (stream_blocks), so the
-    // pump never waits for room. (A split allreduce's piece `me` is its result, later.)
     const layout::PieceDesc* t = my_pieces(k);
-    const bool pumped = pump(k, k.n, [&](int j) {
-      StreamPart part = j == k.me ? StreamPart{} : piece_part(t[j], j);
-      part.raw = in_img + t[j].stage_off;
-      return part;
-    });
-    if (!pumped) return aborted(why);
+    if (k.n == 2 && !split && stream_chunks(t[1 - k.me].bytes) > layout::kStreamChunks) {
+      // Two members, our block for the other longer than the ring: pumped in step with
+      // our fold (kStepSegment), the first segments now.
+      in_step = t[1 - k.me];
+      if (!pump_step(step_target(0))) return aborted(why);
+    } else {
+      // Every member streams and reads: the blocks fit the ring (stream_blocks), so the
+      // pump never waits for room. (A split allreduce's piece `me` is its result, later.)
+      const bool pumped = pump(k, k.n, [&](int j) {
+        StreamPart part = j == k.me ? StreamPart{} : piece_part(t[j], j);
+        part.raw = in_img + t[j].stage_off;
+        return part;
+      });
+      if (!pumped) return aborted(why);
+    }
   } else {
     // In place, the input is overwritten by results while others may read it.
     contribute_image(k, in_img, in_span, in_place);
@@ -779,10 +814,13 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       res_bytes = mine.bytes;
     }
     if (ok && p.has_result && blk_n > 0 && p.hi >= p.lo) {
-      ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, blk_first, blk_n, blk_img,
-                [&](MPI_Count e) { return pump_folded(e, blk_n); });
+      ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, blk_first, blk_n, blk_img, [&](MPI_Count e) {
+        return pump_folded(e, blk_n) && pump_step(step_target(static_cast<std::uint64_t>(g.at(e))));
+      });
     }
     for (int r = 0; r < k.n; ++r) ack_input(r);
+    // The rest of our block for the other (also after a failed fold: it waits for it).
+    if (!job_aborted() && !pump_step(in_step.bytes)) return aborted(why);
     // Our block to the others (also after a failed fold: they wait for it); streamed,
     // or (our ring was busy) exposed in our result image: share_block.
     if (split && !job_aborted()) {
