@@ -32,7 +32,7 @@
  * Buffers. The send and receive buffers start on a page (posix_memalign), or
  * COLL_LATENCY_BUF_OFFSET bytes (a multiple of 8) past one: 16 is where glibc's malloc()
  * puts large blocks, which is what most programs pass (some copies run slower there:
- * docs/collectives.md "Copies").
+ * docs/collectives.md "Copies into user buffers").
  *
  * The non-commutative op composes affine maps x -> a*x + b, element (a, b), in rank order:
  *   (a1, b1) o (a2, b2) = (a1*a2, a1*b2 + b1)      [invec o inoutvec -> inoutvec]

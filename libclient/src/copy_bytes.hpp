@@ -7,9 +7,9 @@
 // takes the page offsets for an overlap. That is the common case here: ring chunks and
 // staging slots start on page or cache-line boundaries, and malloc() returns large
 // buffers 16 bytes past a page, so draining a ring into a malloc'd buffer hit it (a
-// 2-rank 1 MiB MPI_Alltoall on streams: 1040 against 145 us into a page-aligned buffer;
-// docs/collectives.md "Copies"). Those distances take a plain 16-byte vector loop,
-// which runs at memcpy's speed; every other copy is memcpy.
+// 2-rank 1 MiB MPI_Alltoall on streams: 1040 against 145 us into a page-aligned
+// buffer; docs/collectives.md "Copies into user buffers"). Those distances take a
+// plain 16-byte vector loop, which runs at memcpy's speed; every other copy is memcpy.
 #pragma once
 
 #include <cstddef>

@@ -63,7 +63,7 @@ int chain_allreduce(Call& k, const Reducer& op, const Geometry& g, const std::by
       if (!ok) break;
       const std::uint64_t off = std::uint64_t{j} * layout::kStreamChunk;
       copy_bytes(recv_img + off, stream_chunk(k, w, first + j),
-                  static_cast<std::size_t>(std::min<std::uint64_t>(layout::kStreamChunk, span - off)));
+                 static_cast<std::size_t>(std::min<std::uint64_t>(layout::kStreamChunk, span - off)));
     }
   }
   if (!finish(k)) return aborted(why);
