@@ -562,19 +562,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   const MPI_Count help_first = user_fn ? p.total - p.total * kHelpShareNum / kHelpShareDen
                                        : p.total - p.total * kKernelHelpShareNum / kKernelHelpShareDen;
   // A 2-member reduce_scatter's piece for the other, when it passes the ring: pumped in
-  // step with our fold (bytes [step_sent, upto) at a time; bytes 0: none).
-  layout::PieceDesc in_step{};
-  std::uint64_t step_sent = 0;
-  auto pump_step = [&](std::uint64_t upto) {
-    upto = std::min(upto, in_step.bytes);
-    if (upto <= step_sent) return true;
-    const StreamPart part{nullptr, in_img + in_step.stage_off + step_sent, upto - step_sent,
-                          static_cast<std::uint32_t>(in_step.stream) +
-                              static_cast<std::uint32_t>(step_sent / layout::kStreamChunk),
-                          1 - k.me};
-    step_sent = upto;
-    return pump(k, 1, [&](int) { return part; });
-  };
+  // step with our fold (none: bytes 0).
+  StreamCursor in_step;
   if (mutual) {
     d.status = layout::kDescHelpOk;
     d.bytes = static_cast<std::uint64_t>(in_span);
@@ -641,8 +630,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     if (k.n == 2 && !split && stream_chunks(t[1 - k.me].bytes) > layout::kStreamChunks) {
       // Two members, our block for the other longer than the ring: pumped in step with
       // our fold (kStepSegment), the first segments now.
-      in_step = t[1 - k.me];
-      if (!pump_step(step_target(0))) return aborted(why);
+      const layout::PieceDesc& pc = t[1 - k.me];
+      in_step = StreamCursor{in_img + pc.stage_off, static_cast<std::uint32_t>(pc.stream), pc.bytes, 1 - k.me};
+      if (!in_step.pump_to(k, step_target(0))) return aborted(why);
     } else {
       // Every member streams and reads: the blocks fit the ring (stream_blocks), so the
       // pump never waits for room. (A split allreduce's piece `me` is its result, later.)
@@ -713,26 +703,17 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     return fold(k, op, g, input(0), 2, first, n, acc, store);
   };
 
-  // Pumps bytes [pumped, upto) of a result this member streams (allreduce: the root's
-  // whole result, or its block of a split one), from res_chunk; res_src null: none.
-  const std::byte* res_src = nullptr;
-  std::uint32_t res_chunk = 0;
-  std::uint64_t res_bytes = 0, pumped = 0;
-  auto pump_result = [&](std::uint64_t upto) {
-    if (res_src == nullptr || upto <= pumped) return true;
-    const StreamPart part{nullptr, res_src + pumped, upto - pumped,
-                          res_chunk + static_cast<std::uint32_t>(pumped / layout::kStreamChunk), -1};
-    pumped = upto;
-    return pump(k, 1, [&](int) { return part; });
-  };
+  // A result this member streams (allreduce: the root's whole result, or its block of a
+  // split one); raw null: none.
+  StreamCursor result_out;
   // The fold's `after`: pumps the result's ring chunks on as the fold finishes them
   // (still in cache, and the readers start copying at once), but only as far as the
   // ring holds them: waiting for room here would wait for readers that may still be
   // pumping their inputs to us. The rest follows the fold.
   auto pump_folded = [&](MPI_Count e, MPI_Count of) {
     const auto chunk = layout::kStreamChunk;
-    const auto done = e == of ? res_bytes : static_cast<std::uint64_t>(g.span(e)) / chunk * chunk;
-    return pump_result(std::min(done, layout::kStreamRing));
+    const auto done = e == of ? result_out.bytes : static_cast<std::uint64_t>(g.span(e)) / chunk * chunk;
+    return result_out.pump_to(k, std::min(done, layout::kStreamRing));
   };
 
   if (mutual) {
@@ -759,9 +740,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
   } else if (to_root) {
     if (shares && k.streaming) {
-      res_src = res_img;
-      res_chunk = k.stream_first;
-      res_bytes = static_cast<std::uint64_t>(in_span);
+      result_out = StreamCursor{res_img, k.stream_first, static_cast<std::uint64_t>(in_span)};
     }
     if (p.folds()) {
       // (Every input's post was checked above.) A member that folds the last part of the
@@ -797,7 +776,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       }
     }
     // Allreduce: the result to every member (also after a failed fold: they wait for it).
-    if (!job_aborted() && !pump_result(res_bytes)) return aborted(why);
+    if (!job_aborted() && !result_out.pump_to(k, result_out.bytes)) return aborted(why);
   } else {
     // Reduce_scatter, scan, exscan: this rank's block or prefix; fold() reads the
     // exposed inputs chunk by chunk, so copying and combining overlap.
@@ -809,23 +788,21 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     // an earlier call's pieces.)
     const layout::PieceDesc& mine = my_pieces(k)[k.me];
     if (split && (d.status & layout::kDescStreamed) != 0 && (mine.stream & layout::kPieceStreamed) != 0) {
-      res_src = blk_img;
-      res_chunk = static_cast<std::uint32_t>(mine.stream);
-      res_bytes = mine.bytes;
+      result_out = StreamCursor{blk_img, static_cast<std::uint32_t>(mine.stream), mine.bytes};
     }
     if (ok && p.has_result && blk_n > 0 && p.hi >= p.lo) {
       ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, blk_first, blk_n, blk_img, [&](MPI_Count e) {
-        return pump_folded(e, blk_n) && pump_step(step_target(static_cast<std::uint64_t>(g.at(e))));
+        return pump_folded(e, blk_n) && in_step.pump_to(k, step_target(static_cast<std::uint64_t>(g.at(e))));
       });
     }
     for (int r = 0; r < k.n; ++r) ack_input(r);
     // The rest of our block for the other (also after a failed fold: it waits for it).
-    if (!job_aborted() && !pump_step(in_step.bytes)) return aborted(why);
+    if (!job_aborted() && !in_step.pump_to(k, in_step.bytes)) return aborted(why);
     // Our block to the others (also after a failed fold: they wait for it); streamed,
     // or (our ring was busy) exposed in our result image: share_block.
     if (split && !job_aborted()) {
-      if (res_src != nullptr && !pump_result(res_bytes)) return aborted(why);
-      if (res_src == nullptr) {
+      if (result_out.raw != nullptr && !result_out.pump_to(k, result_out.bytes)) return aborted(why);
+      if (result_out.raw == nullptr) {
         final_of(d).store(k.seq, std::memory_order_release);
         layout::Flag& bump = k.b->ack(k.me, k.me);
         signal_flag(bump, bump.value.load(std::memory_order_relaxed) + 1);

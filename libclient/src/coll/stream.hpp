@@ -137,4 +137,26 @@ bool pump(Call& k, int n, Parts part) {
   return true;
 }
 
+// A stream pumped a part at a time, in order: `bytes` of the image `raw` from chunk
+// `first`, for `reader` (-1: every other member), `sent` of them so far. reduce.cpp
+// pumps a result on as its fold finishes it, and a 2-member reduce_scatter's block in
+// step with its own fold. bytes 0: nothing to pump.
+struct StreamCursor {
+  const std::byte* raw = nullptr;
+  std::uint32_t first = 0;
+  std::uint64_t bytes = 0;
+  int reader = -1;
+  std::uint64_t sent = 0;
+
+  // Pumps bytes [sent, min(upto, bytes)). False if aborted.
+  bool pump_to(Call& k, std::uint64_t upto) {
+    upto = upto < bytes ? upto : bytes;
+    if (upto <= sent) return true;
+    const StreamPart part{nullptr, raw + sent, upto - sent,
+                          first + static_cast<std::uint32_t>(sent / layout::kStreamChunk), reader};
+    sent = upto;
+    return pump(k, 1, [&](int) { return part; });
+  }
+};
+
 }  // namespace shmpi::client::coll
