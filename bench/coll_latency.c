@@ -547,10 +547,8 @@ int main(int argc, char** argv) {
       if (rb > rbytes) rbytes = rb;
     }
   /* COLL_LATENCY_BUF_OFFSET: the message buffers start this many bytes past a page */
-  const char* off_env = getenv("COLL_LATENCY_BUF_OFFSET");
-  const long buf_off = off_env != NULL ? atol(off_env) : 0;
-  if (buf_off < 0 || buf_off >= 4096 || buf_off % 8 != 0) {
-    if (rank == 0) fprintf(stderr, "COLL_LATENCY_BUF_OFFSET: a multiple of 8 below 4096, not %s\n", off_env);
+  const long buf_off = bench_buf_offset("COLL_LATENCY_BUF_OFFSET", rank);
+  if (buf_off < 0) {
     MPI_Finalize();
     return 2;
   }

@@ -42,6 +42,9 @@
  * library that skips or caches work, completes a request before its data is there or mixes
  * up blocks fails: an error on stderr, no RESULT line for that case, exit status 1.
  *
+ * Buffers, as coll_latency.c: on a page, or NBC_LATENCY_BUF_OFFSET bytes (a multiple of 8)
+ * past one (16: where glibc's malloc() puts large blocks).
+ *
  * Timing, per measurement, as coll_latency.c: WARMUP' iterations (in doubling chunks;
  * stopped once they took 0.1 s), then REPETITIONS timed loops of ITERATIONS' back-to-back
  * iterations, each loop after one MPI_Barrier (the same for every library). Every rank reads
@@ -431,8 +434,16 @@ int main(int argc, char** argv) {
       if (sb > sbytes) sbytes = sb;
       if (rb > rbytes) rbytes = rb;
     }
-  c.sbuf = bench_alloc((size_t)sbytes);
-  c.rbuf = bench_alloc((size_t)rbytes);
+  /* NBC_LATENCY_BUF_OFFSET: the message buffers start this many bytes past a page */
+  const long buf_off = bench_buf_offset("NBC_LATENCY_BUF_OFFSET", rank);
+  if (buf_off < 0) {
+    MPI_Finalize();
+    return 2;
+  }
+  char* const sbase = bench_alloc((size_t)(sbytes + buf_off));
+  char* const rbase = bench_alloc((size_t)(rbytes + buf_off));
+  c.sbuf = (double*)(sbase + buf_off);
+  c.rbuf = (double*)(rbase + buf_off);
 
   int all_ok = 1;
   for (int j = 0; j < a.nsizes; ++j) {
@@ -442,8 +453,8 @@ int main(int argc, char** argv) {
   }
 
   ctl_close(&c.ctl);
-  free(c.sbuf);
-  free(c.rbuf);
+  free(sbase);
+  free(rbase);
   MPI_Finalize();
   return all_ok ? 0 : 1;
 }

@@ -40,6 +40,20 @@ static inline void* bench_alloc(size_t bytes) {
   return p;
 }
 
+/* A buffer offset from environment variable `var`: bytes (a multiple of 8 below 4096) past
+ * a page that message buffers start at, 0 when unset; -1 (and a message from rank 0) when
+ * bad. 16 is where glibc's malloc() puts large blocks (docs/collectives.md "Copies into
+ * user buffers"). */
+static inline long bench_buf_offset(const char* var, int rank) {
+  const char* env = getenv(var);
+  const long off = env != NULL ? atol(env) : 0;
+  if (off < 0 || off >= 4096 || off % 8 != 0) {
+    if (rank == 0) fprintf(stderr, "%s: a multiple of 8 below 4096, not %s\n", var, env);
+    return -1;
+  }
+  return off;
+}
+
 /* A window of `bytes` bytes (disp_unit 1) on MPI_COMM_WORLD in flavour f. *base is this
  * rank's window memory, zeroed and touched by its owner; *priv is what to free() after
  * MPI_Win_free (NULL for allocate). */
