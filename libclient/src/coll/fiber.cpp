@@ -162,6 +162,8 @@ bool run(Task& t) {
 bool launch(Task& t) {
   t.wait = nullptr;
   t.watch = nullptr;
+  t.timed = false;
+  t.away_ns = t.left_ns = 0;
   t.worker = take_worker();
   t.worker->task = &t;
   return run(t);

@@ -41,6 +41,12 @@ struct Task {
   const std::atomic<std::uint32_t>* watch = nullptr;
   std::uint32_t watch_value = 0;
   Worker* worker = nullptr;  // set while the task has not finished
+  // Path timing (path_choice.hpp): a call on this task picked a path (timed); the time
+  // the task spent returned to the program after its start at issue, up to the next
+  // progress() (nbc.cpp), and when it returned there (0: it has not, or that was counted).
+  bool timed = false;
+  std::uint64_t away_ns = 0;
+  std::uint64_t left_ns = 0;
 };
 
 // Runs t.fn(t.arg) on a pooled worker until it yields or returns. True if it returned.

@@ -1,5 +1,6 @@
 #include "coll/nbc.hpp"
 
+#include "coll/path_choice.hpp"
 #include "coll/ready.hpp"
 #include "comm/comm.hpp"
 #include "errors.hpp"
@@ -234,7 +235,11 @@ void start_task(CollRequest& r) {
   set_running(r);
   const bool done = launch(r.task);
   g_taken_seq.reset();  // consumed by begin() if start_taken set it; never left for another call
-  if (done) finished(r);
+  if (done) {
+    finished(r);
+  } else if (r.task.timed) {
+    r.task.left_ns = path_clock_ns();  // back to the program: not the path's time (progress())
+  }
 }
 
 namespace {
@@ -364,8 +369,15 @@ bool run_deferred(CollRequest& r) {
 
 bool progress() {
   if (g_head == nullptr || current_task() != nullptr) return g_head != nullptr;
+  std::uint64_t now = 0;
   for (CollRequest* r = g_head; r != nullptr;) {
     CollRequest* next = r->next;
+    if (r->task.left_ns != 0) {
+      // The first progress since its start at issue: the program ran meanwhile.
+      if (now == 0) now = path_clock_ns();
+      r->task.away_ns += now - r->task.left_ns;
+      r->task.left_ns = 0;
+    }
     const bool deferred = r->deferred != CollRequest::Deferred::no;
     if (runnable(r->task) && (deferred ? run_deferred(*r) : resume(r->task))) finished(*r);
     r = next;

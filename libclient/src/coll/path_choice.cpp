@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "coll/fiber.hpp"
 #include "env.hpp"
 
 namespace shmpi::client::coll {
@@ -43,13 +44,13 @@ bool learnt(const PathStats::Cell& c) {
   return st > kClearWin * cp || cp > kClearWin * st;
 }
 
-std::uint64_t now_ns() {
+}  // namespace
+
+std::uint64_t path_clock_ns() {
   timespec t{};
-  clock_gettime(CLOCK_MONOTONIC, &t);  // vDSO: no system call
+  clock_gettime(CLOCK_MONOTONIC, &t);
   return static_cast<std::uint64_t>(t.tv_sec) * 1'000'000'000U + static_cast<std::uint64_t>(t.tv_nsec);
 }
-
-}  // namespace
 
 std::uint32_t path_hint_bit(PathKind kind, std::uint64_t bytes) {
   const int shift = kind == PathKind::alltoall ? 16 : 0;
@@ -92,7 +93,11 @@ PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes) {
     }
   }
   p.timed = p.picked = true;
-  p.t0_ns = now_ns();
+  if (Task* t = current_task()) {
+    t->timed = true;  // nbc.cpp counts its time away from here on
+    p.away0_ns = t->away_ns;
+  }
+  p.t0_ns = path_clock_ns();
   return p;
 }
 
@@ -103,7 +108,9 @@ void path_done(PathStats& s, const PathPick& p) {
   const bool warm = c.last == i;
   c.last = static_cast<std::int8_t>(i);
   if (!warm || !p.timed) return;
-  const auto us = static_cast<float>(static_cast<double>(now_ns() - p.t0_ns) / 1000.0);
+  std::uint64_t ns = path_clock_ns() - p.t0_ns;
+  if (const Task* t = current_task()) ns -= std::min(ns, t->away_ns - p.away0_ns);
+  const auto us = static_cast<float>(static_cast<double>(ns) / 1000.0);
   c.recent_us[i][c.warm[i] % kPathWindow] = us;
   ++c.warm[i];
 }

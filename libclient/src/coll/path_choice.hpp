@@ -24,11 +24,19 @@
 // time, so the best of a few is steadier than a mean), and every kExploreEvery calls
 // (4x as rarely when the other path was more than twice as slow) two calls try the
 // other one.
-// Nonblocking calls are timed too, from their start to their end: a program that
-// computes before it completes them makes their times too long, which the best of four
-// mostly passes over (and both paths alike); untimed, a program that only ever starts
-// them would never learn (a blocking call of the same size took the single copy while
-// the nonblocking one kept streaming, 2-3x slower).
+// Nonblocking calls are timed too, from their start to their end, less the time their
+// task spent returned to the program between its start at issue and the next MPI call
+// that made progress (fiber.hpp Task::away_ns; the program's computation between two
+// MPI_Test calls still counts). Counting that computation made a path that waits for
+// its peer after the computation look slower than one that finished at issue: a 2-rank
+// 4 MiB MPI_Iscatter root, computing ~400 µs before MPI_Wait as OSU's overlap loops do,
+// timed its single copies (its own block at issue; after the computation, the wait for
+// the reader that copied its block meanwhile) at 760-830 µs against 600-640 for streams
+// that ran whole at issue (the reader was waiting), and streamed half of the time: each
+// iteration took the root's two copies plus its computation, 1040 µs against 800.
+// Untimed, a program that only ever starts them would never learn (a blocking call of
+// the same size took the single copy while the nonblocking one kept streaming, 2-3x
+// slower).
 //
 // A 2-member reduce's (and a gather's) sender cannot judge this way: the cost of its
 // stream is the root's fold (drain), not its own, and a streaming sender is done long
@@ -85,7 +93,10 @@ struct PathPick {
   std::uint64_t bytes = 0;
   std::uint64_t t0_ns = 0;
   bool picked = false;  // pick_path's own choice: path_done() remembers it, timed or not
+  std::uint64_t away0_ns = 0;  // its task's away_ns at the pick (fiber.hpp)
 };
+// CLOCK_MONOTONIC in nanoseconds (vDSO: no system call): what calls are timed with.
+std::uint64_t path_clock_ns();
 // The path for `bytes` (the size class's choice); the call is timed.
 PathPick pick_path(PathStats& s, PathKind kind, std::uint64_t bytes);
 // A picked call finished: it is the size class's last pick, and if timed and warm its
