@@ -1,16 +1,19 @@
-// copy_bytes (libclient/src/copy_bytes.hpp): every size around its thresholds, at every
-// destination - source distance it treats apart (1-63 modulo 4 KiB) and a few it leaves
-// to memcpy, copies exactly the bytes asked for and writes nothing around them.
+// copy_bytes (libclient/src/copy_bytes.hpp), and its vector loop alone (which it takes on
+// AMD CPUs only): every size around its thresholds, at every destination - source
+// distance it treats apart (1-63 modulo 4 KiB) and a few it leaves to memcpy, copies
+// exactly the bytes asked for and writes nothing around them.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "copy_bytes.hpp"
 
 using shmpi::client::copy_aliases;
 using shmpi::client::copy_bytes;
+using shmpi::client::copy_vector;
 
 TEST_CASE("copy_bytes copies exactly n bytes at every distance and size") {
   const std::size_t sizes[] = {0, 1, 63, 64, 65, 2047, 2048, 2049, 4096 + 17, 65536 + 5};
@@ -26,15 +29,17 @@ TEST_CASE("copy_bytes copies exactly n bytes at every distance and size") {
     const std::uintptr_t at = at0 + ((base + dist - at0) & 4095);
     auto* d = reinterpret_cast<unsigned char*>(at);
     for (std::size_t n : sizes) {
-      std::fill(dst.begin(), dst.end(), 0xA5);
-      copy_bytes(d, s, n);
       aliased += copy_aliases(d, s, n) ? 1 : 0;
       CHECK(((reinterpret_cast<std::uintptr_t>(d) - base) & 4095) == dist);
-      bool same = true;
-      for (std::size_t i = 0; i < n; ++i) same = same && d[i] == s[i];
-      CHECK_MESSAGE(same, "distance ", dist, ", ", n, " bytes");
-      CHECK(d[-1] == 0xA5);
-      CHECK(d[n] == 0xA5);
+      for (auto copy : {&copy_bytes, &copy_vector}) {
+        std::fill(dst.begin(), dst.end(), 0xA5);
+        copy(d, s, n);
+        bool same = true;
+        for (std::size_t i = 0; i < n; ++i) same = same && d[i] == s[i];
+        CHECK_MESSAGE(same, "distance ", dist, ", ", n, " bytes", copy == &copy_vector ? " (vector loop)" : "");
+        CHECK(d[-1] == 0xA5);
+        CHECK(d[n] == 0xA5);
+      }
     }
   }
   // distances 1-63 from 2 KiB up take the vector loop: 7 distances x 4 sizes
