@@ -547,15 +547,11 @@ int main(int argc, char** argv) {
       if (rb > rbytes) rbytes = rb;
     }
   /* COLL_LATENCY_BUF_OFFSET: the message buffers start this many bytes past a page */
-  const long buf_off = bench_buf_offset("COLL_LATENCY_BUF_OFFSET", rank);
-  if (buf_off < 0) {
+  void *sbase = NULL, *rbase = NULL;
+  if (!bench_message_buffers("COLL_LATENCY_BUF_OFFSET", rank, sbytes, rbytes, &c.sbuf, &c.rbuf, &sbase, &rbase)) {
     MPI_Finalize();
     return 2;
   }
-  char* const sbase = bench_alloc((size_t)(sbytes + buf_off));
-  char* const rbase = bench_alloc((size_t)(rbytes + buf_off));
-  c.sbuf = (double*)(sbase + buf_off);
-  c.rbuf = (double*)(rbase + buf_off);
   c.ref_a = bench_alloc(rank == 0 ? (size_t)a.max_ref : 64);
   c.ref_b = bench_alloc(rank == 0 ? (size_t)a.max_ref : 64);
   c.counts = calloc((size_t)size, sizeof(int));

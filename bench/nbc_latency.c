@@ -435,15 +435,11 @@ int main(int argc, char** argv) {
       if (rb > rbytes) rbytes = rb;
     }
   /* NBC_LATENCY_BUF_OFFSET: the message buffers start this many bytes past a page */
-  const long buf_off = bench_buf_offset("NBC_LATENCY_BUF_OFFSET", rank);
-  if (buf_off < 0) {
+  void *sbase = NULL, *rbase = NULL;
+  if (!bench_message_buffers("NBC_LATENCY_BUF_OFFSET", rank, sbytes, rbytes, &c.sbuf, &c.rbuf, &sbase, &rbase)) {
     MPI_Finalize();
     return 2;
   }
-  char* const sbase = bench_alloc((size_t)(sbytes + buf_off));
-  char* const rbase = bench_alloc((size_t)(rbytes + buf_off));
-  c.sbuf = (double*)(sbase + buf_off);
-  c.rbuf = (double*)(rbase + buf_off);
 
   int all_ok = 1;
   for (int j = 0; j < a.nsizes; ++j) {

@@ -54,6 +54,20 @@ static inline long bench_buf_offset(const char* var, int rank) {
   return off;
 }
 
+/* A benchmark's send and receive buffers of sbytes and rbytes, page-aligned, or `var`
+ * bytes past a page (bench_buf_offset); *sbase and *rbase are what to free(). 0 when `var`
+ * is bad (nothing allocated). */
+static inline int bench_message_buffers(const char* var, int rank, long sbytes, long rbytes, double** sbuf,
+                                        double** rbuf, void** sbase, void** rbase) {
+  const long off = bench_buf_offset(var, rank);
+  if (off < 0) return 0;
+  *sbase = bench_alloc((size_t)(sbytes + off));
+  *rbase = bench_alloc((size_t)(rbytes + off));
+  *sbuf = (double*)((char*)*sbase + off);
+  *rbuf = (double*)((char*)*rbase + off);
+  return 1;
+}
+
 /* A window of `bytes` bytes (disp_unit 1) on MPI_COMM_WORLD in flavour f. *base is this
  * rank's window memory, zeroed and touched by its owner; *priv is what to free() after
  * MPI_Win_free (NULL for allocate). */
