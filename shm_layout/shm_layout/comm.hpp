@@ -38,7 +38,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 16;
+inline constexpr std::uint32_t kCommLayoutVersion = 17;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -218,12 +218,18 @@ struct PieceDesc {
   std::uint64_t addr;       // exposed address, 0 = staged at stage_off
   std::uint64_t bytes;
   std::uint64_t stage_off;  // offset in the owner's staging slot
-  std::uint64_t stream;     // kPieceStreamed | first chunk: streamed (kDescStreamed), else 0
+  // kPieceStreamed | stride << kPieceStrideShift | first chunk: streamed
+  // (kDescStreamed), else 0. Its chunk i is first + i * stride; a stride of 0 is 1 (the
+  // chunks follow each other), more interleaves the writer's pieces chunk by chunk (a
+  // large reduce_scatter's blocks, coll/stream.hpp InStep).
+  std::uint64_t stream;
   // stream and addr both set: a split piece (coll/stream.hpp kSplitMin), its first
   // stage_off bytes exposed at addr and the rest streamed.
 };
 static_assert(sizeof(PieceDesc) == 32);
 inline constexpr std::uint64_t kPieceStreamed = std::uint64_t{1} << 63;
+inline constexpr unsigned kPieceStrideShift = 32;
+inline constexpr std::uint64_t kPieceStrideMask = 0xffff;
 
 struct alignas(kPage) CommHeader {
   std::uint64_t magic;

@@ -722,10 +722,11 @@ static void user_ops(void) {
   run(MD, O_USER, mat_dbl, R_REDUCE, 60001, np - 1, F_INPLACE);
   run(MD, O_USER, mat_dbl, R_RS, 12007, 0, 0);
   run(MI, O_USER, mat_int, R_RSB, 8009, 0, F_INPLACE);
-  /* ... 2.4 MiB blocks at 2 ranks (shmpi: streamed in step with the fold; the double
-   * matrix's extent does not divide its 64 KiB chunks) */
-  if (np == 2 && t_rsb_resized) run(MI, O_USER, mat_int, R_RSB, 150001, 0, 0);
-  else if (np == 2) run(MD, O_USER, mat_dbl, R_RSB, 60001, 0, 0);
+  /* ... 2.4 MiB blocks at 2-4 ranks (shmpi: streamed in step with the fold at 2 ranks;
+   * the double matrix's extent does not divide its 64 KiB chunks, so the fold's chunks
+   * are longer than 4 members can keep in step, and these expose) */
+  if (np >= 2 && np <= 4 && t_rsb_resized) run(MI, O_USER, mat_int, R_RSB, 150001, 0, 0);
+  else if (np >= 2 && np <= 4) run(MD, O_USER, mat_dbl, R_RSB, 60001, 0, 0);
   /* commutative user op, on a basic and on a derived type */
   run(UN, O_USER, comm, R_REDUCE, 1001, 0, 0);
   run(UV, O_USER, comm, R_REDUCE, 13, np - 1, 0);
@@ -778,9 +779,11 @@ static void in_place_and_edges(void) {
   run(D, O_SUM, MPI_SUM, R_RSB, 20011, 0, F_INPLACE);
   run(D, O_SUM, MPI_SUM, R_RSB, 131075, 0, 0);
   run(D, O_SUM, MPI_SUM, R_RS, 40009, 0, t_rs_inplace_large ? 0 : F_INPLACE);
-  /* ... 2.3 MiB blocks at 2 ranks (shmpi: longer than a ring, which two members stream in
-   * step with their folds), in place and not; Reduce_scatter's counts give rank 1 none */
-  if (np == 2) {
+  /* ... 2.3 MiB blocks at 2-4 ranks (shmpi: longer than a ring, which the members stream
+   * interleaved, in step with their folds; three ranks on two cores expose them), in
+   * place and not; Reduce_scatter's counts give rank 1 none and the others blocks of
+   * three lengths */
+  if (np >= 2 && np <= 4) {
     run(D, O_SUM, MPI_SUM, R_RSB, 300007, 0, 0);
     run(D, O_SUM, MPI_SUM, R_RSB, 300007, 0, F_INPLACE);
     run(D, O_SUM, MPI_SUM, R_RS, 300007, 0, 0);

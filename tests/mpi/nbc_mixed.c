@@ -34,8 +34,10 @@
  *     blocking 2 MiB MPI_Allreduce before it waits for them (shmpi, oversubscribed: the
  *     Allreduce folds into rank np-1's ring, which that broadcast still holds), and an
  *     MPI_Ireduce_scatter_block and a blocking MPI_Reduce_scatter_block with 2.3 MiB
- *     blocks at 2 ranks (shmpi: longer than a ring, which two members stream in step
- *     with their folds; rank 0's ring is busy with its broadcast), 256 KiB otherwise.
+ *     blocks at up to 4 ranks, 391 KiB at more (shmpi: together longer than a ring,
+ *     which the members stream interleaved, in step with their folds, where their
+ *     rings are not busy with the broadcasts and more or fewer than three share two
+ *     cores).
  * Prints "nbc_mixed: OK (N checks)" on rank 0.
  *
  * Peer toggle (set by tests/peer/run_nbc_peer.sh):
@@ -576,7 +578,7 @@ static void test_large_late(void) {
     int* gr = me == groot ? ints((long)BLOCK * np) : NULL;
     int* ss = me == 0 ? ints((long)BLOCK * np) : NULL;
     int* sr = ints(BLOCK);
-    const long rsb = np == 2 ? 600001 : BLOCK / 4; /* ints per Reduce_scatter_block block */
+    const long rsb = np <= 4 ? 600001 : 100003; /* ints per Reduce_scatter_block block */
     int* rs = ints(rsb * np);
     int* rr = ints(rsb);
     int* rr2 = ints(rsb);
@@ -643,6 +645,40 @@ static void test_large_late(void) {
   CHECK_MPI(MPI_Comm_free(&comm));
 }
 
+/* Two large MPI_Ireduce_scatter_block in flight, polled with MPI_Test, then waited for in
+ * reverse order (shmpi: the first streams every member its block, interleaved and in
+ * step with its fold on its task, while the second finds the ring busy and exposes;
+ * three ranks on two cores expose both). */
+static void test_large_rsb(void) {
+  const long n = np <= 4 ? 300007 : 100003; /* ints per block: the blocks pass a 2 MiB ring */
+  int* s[2];
+  int* r[2];
+  MPI_Request q[2];
+  for (int c = 0; c < 2; ++c) {
+    s[c] = ints(n * np);
+    r[c] = ints(n);
+    for (long i = 0; i < n * np; ++i) s[c][i] = vs(46 + c, me, i, 0);
+    for (long i = 0; i < n; ++i) r[c][i] = -1;
+    CHECK_MPI(MPI_Ireduce_scatter_block(s[c], r[c], (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q[c]));
+  }
+  int flag = 0;
+  for (int i = 0; i < 100 && !flag; ++i) CHECK_MPI(MPI_Test(&q[0], &flag, MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Wait(&q[1], MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Wait(&q[0], MPI_STATUS_IGNORE));
+  for (int c = 0; c < 2; ++c) {
+    long bad = -1;
+    for (long i = 0; i < n && bad < 0; ++i) {
+      int want = 0;
+      for (int k = 0; k < np; ++k) want += vs(46 + c, k, me * n + i, 0);
+      if (r[c][i] != want) bad = i;
+    }
+    CHECK(bad < 0, "two large MPI_Ireduce_scatter_block in flight: call %d: int %ld is %d", c, bad,
+          bad < 0 ? 0 : r[c][bad]);
+    nchecks += n;
+    free(s[c]), free(r[c]);
+  }
+}
+
 int main(int argc, char** argv) {
   coll_init(&argc, &argv);
   t_comm_free_late = getenv("NBC_MIXED_COMM_FREE_PENDING_CRASHES") != NULL;
@@ -654,6 +690,7 @@ int main(int argc, char** argv) {
   test_rma();
   test_comm_free();
   test_large_late();
+  test_large_rsb();
   {
     const int bl[1] = {4};
     const MPI_Aint d[1] = {0};

@@ -542,7 +542,7 @@ void prefetch_next_staged(const Call& k, int r, const Source& src) {
 bool fetch(Call& k, int r, const Source& src, std::uint64_t offset, void* dst, std::size_t len) {
   if (len == 0) return true;
   if (src.stream != 0) {
-    return stream_read(k, r, static_cast<std::uint32_t>(src.stream), offset - src.stream_base, dst, len);
+    return stream_read(k, r, chunk_run(src.stream), offset - src.stream_base, dst, len);
   }
   if (src.staged != nullptr) {
     copy_bytes(dst, src.staged + offset, len);

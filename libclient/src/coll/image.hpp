@@ -23,6 +23,14 @@ struct Geometry {
 };
 inline Geometry geometry(const types::Datatype& t) { return {t.extent(), t.true_lb, t.true_extent()}; }
 
+// The bytes a fold (below) combines at a time: a ring chunk when it reads a stream and
+// elements tile a ring chunk (then every read of a stream lies within one chunk), else
+// kChunkBytes.
+inline MPI_Count fold_chunk_bytes(const Geometry& g, bool streamed) {
+  const auto ring_chunk = static_cast<MPI_Count>(layout::kStreamChunk);
+  return streamed && g.ext > 0 && ring_chunk % g.ext == 0 ? ring_chunk : kChunkBytes;
+}
+
 // A result image can be folded in the user's buffer when the type has no holes to keep.
 inline bool writable(const types::Datatype& t) { return t.predefined || (t.contiguous() && t.size == t.extent()); }
 
@@ -58,8 +66,7 @@ bool fold(Call& k, const Reducer& op, const Geometry& g, Inputs in, int m, MPI_C
   if (n <= 0 || m <= 0) return true;
   bool streamed = false;
   for (int i = 0; i < m && !streamed; ++i) streamed = in(i).src.stream != 0;
-  const auto ring_chunk = static_cast<MPI_Count>(layout::kStreamChunk);
-  const MPI_Count chunk_bytes = streamed && g.ext > 0 && ring_chunk % g.ext == 0 ? ring_chunk : kChunkBytes;
+  const MPI_Count chunk_bytes = fold_chunk_bytes(g, streamed);
   const MPI_Count chunk = std::max<MPI_Count>(1, chunk_bytes / std::max<MPI_Count>(1, g.ext));
   const auto cbytes = static_cast<std::size_t>(g.span(std::min(chunk, n)));
   std::byte* tmp = nullptr;
@@ -70,13 +77,13 @@ bool fold(Call& k, const Reducer& op, const Geometry& g, Inputs in, int m, MPI_C
     if (f.src.staged != nullptr) return f.src.staged + off;
     if (f.src.stream == 0) return nullptr;
     const auto at = static_cast<std::uint64_t>(off) - f.src.stream_base;
-    return stream_view(k, f.rank, static_cast<std::uint32_t>(f.src.stream), at, len, ok);
+    return stream_view(k, f.rank, chunk_run(f.src.stream), at, len, ok);
   };
   // Done with a view of input f up to `off` + len: its ring chunk may be acked.
   auto viewed = [&](const FoldIn& f, MPI_Count off, std::size_t len) {
     if (f.local != nullptr || f.src.staged != nullptr || f.src.stream == 0) return;
     const auto end = static_cast<std::uint64_t>(off) - f.src.stream_base + len;
-    stream_viewed(k, f.rank, static_cast<std::uint32_t>(f.src.stream), end);
+    stream_viewed(k, f.rank, chunk_run(f.src.stream), end);
   };
   for (MPI_Count a = 0; a < n; a += chunk) {
     const MPI_Count cm = std::min(chunk, n - a);

@@ -15,9 +15,9 @@
 //   other large reduce, allreduce: every rank but the root (allreduce: rank 0) streams
 //     its image (stream.hpp; exposes it if its ring is busy), the root folds all of
 //     them, chunk by chunk, as they come, and (allreduce) streams the result to all;
-//   large reduce_scatter: every rank streams each other rank its block, if they all
-//     fit its ring (stream_blocks; two members: any size, pumped in step with the
-//     fold), and folds its own block from the streams;
+//   large reduce_scatter: every rank streams each other rank its block (stream_blocks;
+//     blocks that pass the ring interleaved and pumped in step with the fold, up to
+//     11 members), and folds its own block from the streams;
 //   other large calls: every rank exposes its image and folds its own block
 //     (reduce_scatter) or prefix (scan) in chunks (process_vm_readv of chunk r, fold,
 //     next) so copying and combining overlap.
@@ -163,21 +163,34 @@ struct Blocks {
 };
 
 // Reduce_scatter (and a split allreduce), large: streams every other member its block of
-// our image when our ring is free and all of them fit it (every member writes and reads,
-// so no pump may wait for room): piece table entry j = block j (stage_off: its image
-// offset). A split allreduce also takes the chunks of its own block's result, which it
-// streams to all after folding it (piece `me`; they must fit too). A 2-member
-// reduce_scatter streams a block longer than the ring too: it is pumped in step with
-// this member's fold (kStepSegment). In place, the image is copied first (our result
-// lands on it). False: nothing written.
-bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte*& img, bool in_place, bool split) {
+// our image when our ring is free: piece table entry j = block j (stage_off: its image
+// offset).
+//  - All of them fit the ring: every member writes and reads, so no pump may wait for
+//    room. A split allreduce also takes the chunks of its own block's result, which it
+//    streams to all after folding it (piece `me`; they must fit too).
+//  - A reduce_scatter whose blocks pass the ring, up to InStep::kMaxStride + 1 members
+//    (fewer for elements that do not tile a ring chunk: InStep::keeps_step; not three
+//    on two cores): the blocks are interleaved chunk by chunk and pumped in step with
+//    this member's fold (`step`, stream.hpp InStep). Otherwise the image is exposed.
+// In place, the image is copied first (our result lands on it). False: nothing written.
+bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte*& img, bool in_place, bool split,
+                   InStep& step) {
   if (!can_stream(k)) return false;
   std::uint64_t chunks = 0;
+  std::uint32_t rounds = 0;  // the longest block's chunks
   for (int j = 0; j < k.n; ++j) {
-    if (j != k.me || split) chunks += stream_chunks(static_cast<std::uint64_t>(g.span(bl.count(j))));
+    if (j == k.me && !split) continue;
+    const std::uint32_t c = stream_chunks(static_cast<std::uint64_t>(g.span(bl.count(j))));
+    chunks += c;
+    rounds = std::max(rounds, c);
   }
-  const bool in_step = k.n == 2 && !split;
-  if (chunks == 0 || (chunks > layout::kStreamChunks && !in_step)) return false;
+  const bool interleaved = chunks > layout::kStreamChunks;
+  const auto stride = static_cast<std::uint32_t>(k.n - 1);
+  const auto fold_bytes = static_cast<std::uint64_t>(fold_chunk_bytes(g, true));
+  // Three members on two cores: one core runs two of them, and members in step wait for
+  // it; exposing measured faster there (docs/collectives.md "Reductions").
+  const bool pays = k.n != 3 || !g_wait.oversubscribed;
+  if (chunks == 0 || (interleaved && (split || !pays || !InStep::keeps_step(stride, fold_bytes)))) return false;
   if (in_place) {
     const auto span = static_cast<std::size_t>(g.span(bl.first(k.n)));
     std::byte* copy = scratch(k.comm, 0, span);
@@ -188,28 +201,26 @@ bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte
   d.status = layout::kDescStreamed | layout::kDescBlocks;
   d.addr = d.addr2 = 0;
   layout::PieceDesc* t = my_pieces(k);
+  // Interleaved: block j's chunks from base + its place among the others, every stride-th.
+  const std::uint32_t base = interleaved ? take_chunks(k, std::uint64_t{rounds} * stride * layout::kStreamChunk) : 0;
   MPI_Count at = 0;
   for (int j = 0; j < k.n; ++j) {
     const MPI_Count cnt = bl.count(j);
     const auto bytes = static_cast<std::uint64_t>(g.span(cnt));
     t[j] = layout::PieceDesc{0, bytes, static_cast<std::uint64_t>(g.at(at)), 0};
-    if (j != k.me && bytes > 0) t[j].stream = layout::kPieceStreamed | take_chunks(k, bytes);
+    if (j != k.me && bytes > 0) {
+      const auto place = static_cast<std::uint32_t>(j < k.me ? j : j - 1);
+      const std::uint64_t run =
+          interleaved ? (std::uint64_t{stride} << layout::kPieceStrideShift) | (base + place) : take_chunks(k, bytes);
+      t[j].stream = layout::kPieceStreamed | run;
+    }
     at += cnt;
   }
   if (split && t[k.me].bytes > 0) t[k.me].stream = layout::kPieceStreamed | take_chunks(k, t[k.me].bytes);
   d.bytes = static_cast<std::uint64_t>(g.span(at));
+  if (interleaved) step = InStep{img, t, stride, rounds, 0};
   return true;
 }
-
-// A 2-member reduce_scatter whose block for the other passes the ring pumps it in step
-// with its own fold: once f bytes of its own block are folded, through byte
-// (f / kStepSegment + 2) * kStepSegment. Neither member then waits for the other's wait:
-// a fold waits for a chunk the other pumped before its own fold got that far, and a pump
-// waits for the other's reads of chunks a whole ring back, which it made before it
-// pumped what we read now (the ring holds four segments). Measured against exposing the
-// image (process_vm_readv, ~3x a memcpy here): docs/collectives.md "Reductions".
-inline constexpr std::uint64_t kStepSegment = layout::kStreamRing / 4;
-inline std::uint64_t step_target(std::uint64_t folded) { return (folded / kStepSegment + 2) * kStepSegment; }
 
 // A split allreduce's exposing member says in its descriptor's bytes2 which call's
 // result block is final (then bumps ack(me, me)); atomic: readers poll it.
@@ -310,7 +321,7 @@ void ack_streamed_input(Call& k, int r, bool result) {
   if ((rd.status & layout::kDescBlocks) == 0) return ack_all(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes);
   const layout::PieceDesc* t = pieces(k, r);
   auto ack_piece = [&](int j) {
-    if ((t[j].stream & layout::kPieceStreamed) != 0) ack_all(k, r, static_cast<std::uint32_t>(t[j].stream), t[j].bytes);
+    if ((t[j].stream & layout::kPieceStreamed) != 0) ack_all(k, r, chunk_run(t[j].stream), t[j].bytes);
   };
   ack_piece(k.me);
   if (result) ack_piece(r);
@@ -561,9 +572,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   bool helping = false;  // a member: we asked to fold elements [help_first, total)
   const MPI_Count help_first = user_fn ? p.total - p.total * kHelpShareNum / kHelpShareDen
                                        : p.total - p.total * kKernelHelpShareNum / kKernelHelpShareDen;
-  // A 2-member reduce_scatter's piece for the other, when it passes the ring: pumped in
-  // step with our fold (none: bytes 0).
-  StreamCursor in_step;
+  // A reduce_scatter's blocks for the others, when they pass the ring: pumped in step
+  // with our fold (none: t null).
+  InStep in_step;
   if (mutual) {
     d.status = layout::kDescHelpOk;
     d.bytes = static_cast<std::uint64_t>(in_span);
@@ -624,15 +635,13 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       }
       post(k);
     }
-  } else if ((kind == ReduceKind::reduce_scatter || split) && stream_blocks(k, g, blocks, in_img, in_place, split)) {
+  } else if ((kind == ReduceKind::reduce_scatter || split) &&
+             stream_blocks(k, g, blocks, in_img, in_place, split, in_step)) {
     post(k);
     const layout::PieceDesc* t = my_pieces(k);
-    if (k.n == 2 && !split && stream_chunks(t[1 - k.me].bytes) > layout::kStreamChunks) {
-      // Two members, our block for the other longer than the ring: pumped in step with
-      // our fold (kStepSegment), the first segments now.
-      const layout::PieceDesc& pc = t[1 - k.me];
-      in_step = StreamCursor{in_img + pc.stage_off, static_cast<std::uint32_t>(pc.stream), pc.bytes, 1 - k.me};
-      if (!in_step.pump_to(k, step_target(0))) return aborted(why);
+    if (in_step.t != nullptr) {
+      // Our blocks pass the ring: pumped in step with our fold, the first segments now.
+      if (!in_step.pump_to(k, in_step.target(0))) return aborted(why);
     } else {
       // Every member streams and reads: the blocks fit the ring (stream_blocks), so the
       // pump never waits for room. (A split allreduce's piece `me` is its result, later.)
@@ -792,12 +801,12 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
     if (ok && p.has_result && blk_n > 0 && p.hi >= p.lo) {
       ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, blk_first, blk_n, blk_img, [&](MPI_Count e) {
-        return pump_folded(e, blk_n) && in_step.pump_to(k, step_target(static_cast<std::uint64_t>(g.at(e))));
+        return pump_folded(e, blk_n) && in_step.pump_to(k, in_step.target(static_cast<std::uint64_t>(g.at(e))));
       });
     }
     for (int r = 0; r < k.n; ++r) ack_input(r);
-    // The rest of our block for the other (also after a failed fold: it waits for it).
-    if (!job_aborted() && !in_step.pump_to(k, in_step.bytes)) return aborted(why);
+    // The rest of our blocks for the others (also after a failed fold: they wait for them).
+    if (!job_aborted() && !in_step.pump_all(k)) return aborted(why);
     // Our block to the others (also after a failed fold: they wait for it); streamed,
     // or (our ring was busy) exposed in our result image: share_block.
     if (split && !job_aborted()) {

@@ -105,26 +105,26 @@ void write_chunk(Call& k, const StreamPart& p, std::uint64_t off, std::size_t le
 
 }  // namespace stream_detail
 
-bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void* dst, std::size_t len) {
+bool stream_read(Call& k, int w, ChunkRun run, std::uint64_t offset, void* dst, std::size_t len) {
   map_ring(k, w);
   layout::Flag& streamed = k.b->rank(w).streamed;
   auto* out = static_cast<std::byte*>(dst);
   const std::uint64_t end = offset + len;
   while (offset < end) {
-    const auto j = static_cast<std::uint32_t>(offset / layout::kStreamChunk);
+    const std::uint32_t c = run.at(static_cast<std::uint32_t>(offset / layout::kStreamChunk));
     const std::uint64_t in = offset % layout::kStreamChunk;
     const std::uint64_t n = std::min(layout::kStreamChunk - in, end - offset);
-    if (!wait_on(k, w, streamed, first + j + 1)) return false;
-    copy_bytes(out, chunk_at(k.b, w, first + j) + in, n);
+    if (!wait_on(k, w, streamed, c + 1)) return false;
+    copy_bytes(out, chunk_at(k.b, w, c) + in, n);
     out += n;
     offset += n;
     // A chunk read to its end is acked at once (the writer may wait for it).
-    if (offset % layout::kStreamChunk == 0) signal_flag(k.b->ack(k.me, w), first + j + 1);
+    if (offset % layout::kStreamChunk == 0) signal_flag(k.b->ack(k.me, w), c + 1);
   }
   return true;
 }
 
-const std::byte* stream_view(Call& k, int w, std::uint32_t first, std::uint64_t offset, std::size_t len, bool& ok) {
+const std::byte* stream_view(Call& k, int w, ChunkRun run, std::uint64_t offset, std::size_t len, bool& ok) {
   const auto j = static_cast<std::uint32_t>(offset / layout::kStreamChunk);
   const std::uint64_t in = offset % layout::kStreamChunk;
   if (len == 0 || in + len > layout::kStreamChunk) return nullptr;
@@ -133,12 +133,12 @@ const std::byte* stream_view(Call& k, int w, std::uint32_t first, std::uint64_t 
   // reach a chunk's end (elements whose true extent is below their extent leave a gap
   // at each fold chunk's end), else a writer waiting for ring room would wait forever.
   layout::Flag& ack = k.b->ack(k.me, w);
-  if (j > 0 && ack.value.load(std::memory_order_relaxed) != first + j) signal_flag(ack, first + j);
-  if (!wait_on(k, w, k.b->rank(w).streamed, first + j + 1)) {
+  if (j > 0 && ack.value.load(std::memory_order_relaxed) != run.at(j - 1) + 1) signal_flag(ack, run.at(j - 1) + 1);
+  if (!wait_on(k, w, k.b->rank(w).streamed, run.at(j) + 1)) {
     ok = false;
     return nullptr;
   }
-  return chunk_at(k.b, w, first + j) + in;
+  return chunk_at(k.b, w, run.at(j)) + in;
 }
 
 std::byte* stream_chunk(Call& k, int w, std::uint32_t c) {
@@ -146,12 +146,14 @@ std::byte* stream_chunk(Call& k, int w, std::uint32_t c) {
   return chunk_at(k.b, w, c);
 }
 
-void stream_viewed(Call& k, int w, std::uint32_t first, std::uint64_t end) {
-  if (end % layout::kStreamChunk == 0) signal_flag(k.b->ack(k.me, w), first + static_cast<std::uint32_t>(end / layout::kStreamChunk));
+void stream_viewed(Call& k, int w, ChunkRun run, std::uint64_t end) {
+  if (end == 0 || end % layout::kStreamChunk != 0) return;
+  signal_flag(k.b->ack(k.me, w), run.at(static_cast<std::uint32_t>(end / layout::kStreamChunk) - 1) + 1);
 }
 
-void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes) {
-  signal_flag(k.b->ack(k.me, w), first + stream_chunks(bytes));
+void ack_all(Call& k, int w, ChunkRun run, std::uint64_t bytes) {
+  const std::uint32_t n = stream_chunks(bytes);
+  signal_flag(k.b->ack(k.me, w), n == 0 ? run.first : run.at(n - 1) + 1);
 }
 
 void copy_out(const std::byte* from, const Buf& dst, std::uint64_t at, std::uint64_t len) {
@@ -179,6 +181,42 @@ bool drain(Call& k, int w, std::uint32_t first, std::uint64_t bytes, const Buf& 
       copy_out(chunk_at(k.b, w, c), dst, at + off, part);
     }
     signal_flag(ack, c + 1);
+  }
+  return true;
+}
+
+namespace {
+// Ring room for chunk c of an interleaved stream: the chunk kStreamChunks back, if it
+// is this call's and one of the pieces' (a shorter piece leaves its later numbers
+// unused), acked by its reader. False if aborted.
+bool interleaved_room(Call& k, const layout::PieceDesc* t, std::uint32_t c) {
+  const std::uint32_t back = c - layout::kStreamChunks;
+  if (static_cast<std::int32_t>(back - k.stream_first) < 0) return true;
+  for (int q = 0; q < k.n; ++q) {
+    if ((t[q].stream & layout::kPieceStreamed) == 0) continue;
+    const ChunkRun run = chunk_run(t[q].stream);
+    const std::uint32_t d = back - run.first;
+    if (d % run.stride == 0 && d / run.stride < stream_chunks(t[q].bytes)) {
+      return stream_detail::wait_room(k, q, back + 1);
+    }
+  }
+  return true;
+}
+}  // namespace
+
+bool InStep::pump_to(Call& k, std::uint64_t upto) {
+  if (t == nullptr) return true;
+  const auto end = static_cast<std::uint32_t>(std::min<std::uint64_t>(rounds, stream_chunks(upto)));
+  for (; next < end; ++next) {
+    const std::uint64_t off = std::uint64_t{next} * layout::kStreamChunk;
+    for (int j = 0; j < k.n; ++j) {
+      const layout::PieceDesc& p = t[j];
+      if ((p.stream & layout::kPieceStreamed) == 0 || off >= p.bytes) continue;
+      const std::uint32_t c = chunk_run(p.stream).at(next);
+      if (!interleaved_room(k, t, c)) return false;
+      const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(layout::kStreamChunk, p.bytes - off));
+      stream_detail::write_chunk(k, StreamPart{nullptr, raw + p.stage_off, p.bytes, 0, j}, off, len, c);
+    }
   }
   return true;
 }

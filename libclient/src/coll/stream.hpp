@@ -19,6 +19,7 @@
 // tasks): a call that finds the ring busy exposes instead (process_vm_readv).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "coll/engine.hpp"
@@ -38,6 +39,21 @@ struct StreamPart {
 // Chunks that `bytes` take (a part of 0 bytes takes none; streamed ones are > kStageMax).
 inline std::uint32_t stream_chunks(std::uint64_t bytes) {
   return static_cast<std::uint32_t>((bytes + layout::kStreamChunk - 1) / layout::kStreamChunk);
+}
+
+// Where a streamed contribution's chunks are: its i-th is first + i * stride (stride 1:
+// one after the other; more: a piece interleaved with its writer's others, InStep).
+// From a uint32 first chunk: contiguous.
+struct ChunkRun {
+  ChunkRun(std::uint32_t f, std::uint32_t s = 1) : first(f), stride(s) {}  // NOLINT: a first chunk is a run
+  std::uint32_t first;
+  std::uint32_t stride;
+  std::uint32_t at(std::uint32_t i) const { return first + i * stride; }
+};
+// A piece's or Source's `stream` word (comm.hpp PieceDesc) as a run.
+inline ChunkRun chunk_run(std::uint64_t stream) {
+  const auto stride = static_cast<std::uint32_t>((stream >> layout::kPieceStrideShift) & layout::kPieceStrideMask);
+  return ChunkRun{static_cast<std::uint32_t>(stream), stride == 0 ? 1 : stride};
 }
 
 // Piece j of a piece table as a stream part (0 bytes unless it is streamed); the
@@ -84,23 +100,23 @@ inline constexpr std::uint64_t kSplitShare = 4;
 inline std::uint64_t split_head(std::uint64_t bytes) { return bytes / kSplitShare / 64 * 64; }
 
 // Random access in increasing order (a fold, reduce.cpp): copies `len` bytes at
-// `offset` of writer w's stream from chunk `first` into dst, acking each chunk it reads
-// to its end (ack_all the rest). False if aborted.
-bool stream_read(Call& k, int w, std::uint32_t first, std::uint64_t offset, void* dst, std::size_t len);
-// Acks all `bytes` of writer w's stream from chunk `first` (the rest a reader does not read).
-void ack_all(Call& k, int w, std::uint32_t first, std::uint64_t bytes);
+// `offset` of writer w's stream in the chunks of `run` into dst, acking each chunk it
+// reads to its end (ack_all the rest). False if aborted.
+bool stream_read(Call& k, int w, ChunkRun run, std::uint64_t offset, void* dst, std::size_t len);
+// Acks all `bytes` of writer w's stream in `run` (the rest a reader does not read).
+void ack_all(Call& k, int w, ChunkRun run, std::uint64_t bytes);
 
 // Chunk c of member w's ring, where it lies (mapped on first use): a chain allreduce
 // folds into it in place (chain.hpp).
 std::byte* stream_chunk(Call& k, int w, std::uint32_t c);
 
 // In-place reading (a fold, image.hpp: the kernel reads the ring, no copy out first):
-// the `len` bytes at `offset` of writer w's stream from chunk `first`, where they lie in
+// the `len` bytes at `offset` of writer w's stream in the chunks of `run`, where they lie in
 // the ring, once written, if they lie within one chunk; else nullptr, nothing waited
 // for (read them with stream_read). `ok` turns false if the job was aborted.
-const std::byte* stream_view(Call& k, int w, std::uint32_t first, std::uint64_t offset, std::size_t len, bool& ok);
+const std::byte* stream_view(Call& k, int w, ChunkRun run, std::uint64_t offset, std::size_t len, bool& ok);
 // After reading a view up to stream offset `end`: acks its chunk if that is its end.
-void stream_viewed(Call& k, int w, std::uint32_t first, std::uint64_t end);
+void stream_viewed(Call& k, int w, ChunkRun run, std::uint64_t end);
 
 // pump's pieces, not templated.
 namespace stream_detail {
@@ -157,6 +173,51 @@ struct StreamCursor {
     sent = upto;
     return pump(k, 1, [&](int) { return part; });
   }
+};
+
+// A writer's pieces for all the other members, interleaved chunk by chunk: piece j's
+// chunk i is chunk first_j + i * stride (stride n - 1, first_j the writer's first chunk
+// plus j's place among the other members), written a round (chunk i of every piece) at
+// a time, so the chunk numbers rise. A large reduce_scatter's blocks, pumped in step
+// with the writer's own fold (reduce.cpp): every reader gets its first chunks at once,
+// and no member waits for another's wait:
+//  - A fold reads round i of every writer. A writer has pumped that round before its
+//    own fold got that far (target() leads its fold by at least one round).
+//  - A pump of round i needs the ring place of a chunk kStreamChunks back, which is at
+//    least ring_rounds() rounds back. target() leads by at most two segments of a
+//    quarter of those (at least one round each), and the reader of that chunk folded
+//    it once every writer, the pumping one too, had pumped its round. (A reader may
+//    ack a round only when it reads the next, elements with holes: ring_rounds() >= 3,
+//    kMaxStride.)
+//  - A fold reads a chunk of its own (image.hpp fold_chunk_bytes) past what it said it
+//    folded: a ring chunk where it starts, else up to that chunk's rounds past it, which
+//    the writer's lead of at least a segment must cover (keeps_step).
+// Two members (stride 1) take segments of 8 chunks, 512 KiB.
+struct InStep {
+  static constexpr std::uint32_t kMaxStride = 10;
+  const std::byte* raw = nullptr;        // the image the pieces' stage_off are offsets of
+  const layout::PieceDesc* t = nullptr;  // our piece table; null: nothing to pump
+  std::uint32_t stride = 1;
+  std::uint32_t rounds = 0;  // the longest piece's chunks
+  std::uint32_t next = 0;    // the next round to pump
+
+  static std::uint32_t ring_rounds(std::uint32_t stride) { return layout::kStreamChunks / stride; }
+  static std::uint64_t segment_bytes(std::uint32_t stride) {
+    return std::max<std::uint32_t>(1, ring_rounds(stride) / 4) * layout::kStreamChunk;
+  }
+  // Whether members that fold `fold_bytes` at a time can keep in step at this stride.
+  static bool keeps_step(std::uint32_t stride, std::uint64_t fold_bytes) {
+    return stride <= kMaxStride && (fold_bytes == layout::kStreamChunk || segment_bytes(stride) >= fold_bytes);
+  }
+  // The bytes of every piece pumped once `folded` bytes of our own block are folded:
+  // through the segment after the next.
+  std::uint64_t target(std::uint64_t folded) const {
+    const std::uint64_t seg = segment_bytes(stride);
+    return (folded / seg + 2) * seg;
+  }
+  // Pumps the rounds that start below byte `upto` of a piece. False if aborted.
+  bool pump_to(Call& k, std::uint64_t upto);
+  bool pump_all(Call& k) { return pump_to(k, std::uint64_t{rounds} * layout::kStreamChunk); }
 };
 
 }  // namespace shmpi::client::coll
