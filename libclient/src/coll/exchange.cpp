@@ -40,22 +40,18 @@ struct Outgoing {
 bool room_for(Call& k, const layout::PieceDesc* t, std::uint32_t c, Outgoing& o) {
   const std::uint32_t back = c - layout::kStreamChunks;
   if (static_cast<std::int32_t>(back - k.stream_first) < 0) return true;
-  for (int q = 0; q < k.n; ++q) {
-    const std::uint64_t s = t[q].stream;
-    if ((s & layout::kPieceStreamed) == 0) continue;
-    if (back - static_cast<std::uint32_t>(s) >= stream_chunks(t[q].bytes)) continue;
-    o.blocker = q;
-    if (!posted_now(k, q)) {
-      o.until = &k.b->rank(q).posted;
-      o.target = k.seq;
-      return false;
-    }
-    if (invalid(desc(k, q))) return true;
-    o.until = &k.b->ack(q, k.me);
-    o.target = back + 1;
-    return reached(o.until->value.load(std::memory_order_acquire), back + 1);
+  const int q = piece_holding(k, t, back);
+  if (q < 0) return true;
+  o.blocker = q;
+  if (!posted_now(k, q)) {
+    o.until = &k.b->rank(q).posted;
+    o.target = k.seq;
+    return false;
   }
-  return true;
+  if (invalid(desc(k, q))) return true;
+  o.until = &k.b->ack(q, k.me);
+  o.target = back + 1;
+  return reached(o.until->value.load(std::memory_order_acquire), back + 1);
 }
 
 // Pumps chunks while there is room; true if it wrote any.

@@ -192,15 +192,8 @@ namespace {
 bool interleaved_room(Call& k, const layout::PieceDesc* t, std::uint32_t c) {
   const std::uint32_t back = c - layout::kStreamChunks;
   if (static_cast<std::int32_t>(back - k.stream_first) < 0) return true;
-  for (int q = 0; q < k.n; ++q) {
-    if ((t[q].stream & layout::kPieceStreamed) == 0) continue;
-    const ChunkRun run = chunk_run(t[q].stream);
-    const std::uint32_t d = back - run.first;
-    if (d % run.stride == 0 && d / run.stride < stream_chunks(t[q].bytes)) {
-      return stream_detail::wait_room(k, q, back + 1);
-    }
-  }
-  return true;
+  const int q = piece_holding(k, t, back);
+  return q < 0 || stream_detail::wait_room(k, q, back + 1);
 }
 }  // namespace
 

@@ -56,6 +56,19 @@ inline ChunkRun chunk_run(std::uint64_t stream) {
   return ChunkRun{static_cast<std::uint32_t>(stream), stride == 0 ? 1 : stride};
 }
 
+// The member whose streamed piece in our table t holds chunk c of our stream (its run,
+// chunk_run), or -1 (a chunk of no piece: interleaved pieces of different lengths leave
+// numbers unused).
+inline int piece_holding(const Call& k, const layout::PieceDesc* t, std::uint32_t c) {
+  for (int q = 0; q < k.n; ++q) {
+    if ((t[q].stream & layout::kPieceStreamed) == 0) continue;
+    const ChunkRun run = chunk_run(t[q].stream);
+    const std::uint32_t d = c - run.first;
+    if (d % run.stride == 0 && d / run.stride < stream_chunks(t[q].bytes)) return q;
+  }
+  return -1;
+}
+
 // Piece j of a piece table as a stream part (0 bytes unless it is streamed); the
 // caller says where its bytes are (src or raw).
 inline StreamPart piece_part(const layout::PieceDesc& p, int j) {
