@@ -720,6 +720,11 @@ static void user_ops(void) {
   run(MD, O_USER, mat_dbl, R_ALLREDUCE, 20001, 0, 0);
   run(MI, O_USER, mat_int, R_ALLREDUCE, 65537, 0, F_INPLACE);
   run(MD, O_USER, mat_dbl, R_REDUCE, 60001, np - 1, F_INPLACE);
+  /* ... 1 MiB of int matrices and 2.4 MiB of double matrices with holes through Scan
+   * and Exscan (rank order: each prefix is the product x(0) ... x(me)) */
+  run(MI, O_USER, mat_int, R_SCAN, 65537, 0, 0);
+  run(MI, O_USER, mat_int, R_EXSCAN, 65537, 0, F_INPLACE);
+  run(MD, O_USER, mat_dbl, R_EXSCAN, 60001, 0, 0);
   run(MD, O_USER, mat_dbl, R_RS, 12007, 0, 0);
   run(MI, O_USER, mat_int, R_RSB, 8009, 0, F_INPLACE);
   /* ... 2.4 MiB blocks at 2-4 ranks (shmpi: streamed in step with the fold at 2 ranks;
@@ -770,6 +775,13 @@ static void in_place_and_edges(void) {
   run(D, O_SUM, MPI_SUM, R_ALLREDUCE, 131075, 0, 0);
   run(D, O_SUM, MPI_SUM, R_REDUCE, 131075, 0, F_INPLACE);
   run(D, O_SUM, MPI_SUM, R_ALLREDUCE, 131075, 0, F_INPLACE);
+  /* ... and through Scan and Exscan (shmpi: a chain from 256 KiB, each member reading
+   * from the one before it), in place and not; 64 KiB folds every input below */
+  run(D, O_SUM, MPI_SUM, R_SCAN, 131075, 0, 0);
+  run(D, O_SUM, MPI_SUM, R_EXSCAN, 131075, 0, 0);
+  run(D, O_SUM, MPI_SUM, R_SCAN, 131075, 0, F_INPLACE);
+  run(D, O_SUM, MPI_SUM, R_EXSCAN, 131075, 0, F_INPLACE);
+  run(D, O_SUM, MPI_SUM, R_SCAN, 8191, 0, 0);
   /* large Reduces with other predefined ops, every root (shmpi: 2 members fold these on
    * both sides): 320 KiB of MAXLOC pairs, in place at root 0; 256 KiB + 12 bytes of BXOR */
   for (int r = 0; r < np; ++r) run(DI, O_MAXLOC, MPI_MAXLOC, R_REDUCE, 20011, r, r == 0 ? F_INPLACE : 0);

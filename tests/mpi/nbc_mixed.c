@@ -37,7 +37,8 @@
  *     blocks at up to 4 ranks, 391 KiB at more (shmpi: together longer than a ring,
  *     which the members stream interleaved, in step with their folds, where their
  *     rings are not busy with the broadcasts and more or fewer than three share two
- *     cores).
+ *     cores); a 1 MiB MPI_Iscan and MPI_Iexscan in flight across a blocking MPI_Scan of
+ *     the same size (shmpi: chains, each member reading the one before it).
  * Prints "nbc_mixed: OK (N checks)" on rank 0.
  *
  * Peer toggle (set by tests/peer/run_nbc_peer.sh):
@@ -47,6 +48,7 @@
  *       MPI_COMM_FREE: "Any pending operations that use this communicator will complete
  *       normally". The requests are then completed before the communicators are freed.
  * Usage: nbc_mixed */
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -679,6 +681,42 @@ static void test_large_rsb(void) {
   }
 }
 
+/* A large MPI_Iscan and MPI_Iexscan in flight, then a blocking MPI_Scan of the same
+ * size, the requests waited for afterwards in reverse order (shmpi: chains from 256 KiB,
+ * each member waiting on its task for the one before it). 1 MiB of ints each. */
+static void test_large_scan(void) {
+  const long n = 262147;
+  int* s[3];
+  int* r[3];
+  MPI_Request q[2];
+  for (int c = 0; c < 3; ++c) {
+    s[c] = ints(n);
+    r[c] = ints(n);
+    for (long i = 0; i < n; ++i) s[c][i] = vs(48 + c, me, i, 0), r[c][i] = -1;
+  }
+  CHECK_MPI(MPI_Iscan(s[0], r[0], (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q[0]));
+  CHECK_MPI(MPI_Iexscan(s[1], r[1], (int)n, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &q[1]));
+  CHECK_MPI(MPI_Scan(s[2], r[2], (int)n, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+  CHECK_MPI(MPI_Wait(&q[1], MPI_STATUS_IGNORE));
+  CHECK_MPI(MPI_Wait(&q[0], MPI_STATUS_IGNORE));
+  for (int c = 0; c < 3; ++c) {
+    if (c == 1 && me == 0) continue; /* Iexscan: rank 0's result is undefined */
+    long bad = -1;
+    for (long i = 0; i < n && bad < 0; ++i) {
+      int want = c == 1 ? INT_MIN : 0;
+      for (int k = 0; k < (c == 1 ? me : me + 1); ++k) {
+        const int v = vs(48 + c, k, i, 0);
+        want = c == 1 ? (v > want ? v : want) : want + v;
+      }
+      if (r[c][i] != want) bad = i;
+    }
+    CHECK(bad < 0, "large MPI_Iscan, MPI_Iexscan and MPI_Scan in flight: call %d: int %ld is %d", c, bad,
+          bad < 0 ? 0 : r[c][bad]);
+    nchecks += n;
+  }
+  for (int c = 0; c < 3; ++c) free(s[c]), free(r[c]);
+}
+
 int main(int argc, char** argv) {
   coll_init(&argc, &argv);
   t_comm_free_late = getenv("NBC_MIXED_COMM_FREE_PENDING_CRASHES") != NULL;
@@ -691,6 +729,7 @@ int main(int argc, char** argv) {
   test_comm_free();
   test_large_late();
   test_large_rsb();
+  test_large_scan();
   {
     const int bl[1] = {4};
     const MPI_Aint d[1] = {0};

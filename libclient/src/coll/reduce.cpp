@@ -18,9 +18,12 @@
 //   large reduce_scatter: every rank streams each other rank its block (stream_blocks;
 //     blocks that pass the ring interleaved and pumped in step with the fold, up to
 //     11 members), and folds its own block from the streams;
-//   other large calls: every rank exposes its image and folds its own block
-//     (reduce_scatter) or prefix (scan) in chunks (process_vm_readv of chunk r, fold,
-//     next) so copying and combining overlap.
+//   large scan, exscan: a chain, each member folding the prefix the member before it
+//     streamed (or, its ring busy, exposed) with its own input, and streaming its own
+//     prefix on to the next as it is folded (fold_prefix);
+//   other large reduce_scatter: every rank exposes its image and folds its own block
+//     in chunks (process_vm_readv of chunk r, fold, next) so copying and combining
+//     overlap.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -146,6 +149,10 @@ bool to_root_reads(const Call& k, int r) {
   const int root = k.reader_arg >> 3;
   return r == root || k.me == root;
 }
+
+// Whose `done` a member of a large scan or exscan (a chain: fold_prefix) waits for
+// before its stream, or its exposed input and result, may go: the next member's.
+bool chain_reads(const Call& k, int r) { return r == k.me + 1; }
 
 // The blocks of the input vector a large reduce_scatter (its counts) or split allreduce
 // (`total` elements evenly: block j is [total*j/n, total*(j+1)/n)) folds one per member.
@@ -325,6 +332,64 @@ void ack_streamed_input(Call& k, int r, bool result) {
   };
   ack_piece(k.me);
   if (result) ack_piece(r);
+}
+
+// A large scan or exscan (MPI-4.1 6.11.1-2): a chain, each member reading from the
+// member before it only. With P(j) = x(0) o ... o x(j), combined left to right, one op
+// per member, a scan's member r returns P(r) = P(r-1) o x(r), an exscan's P(r-1).
+// Member r < n-1 streams P(r) to member r+1 through its ring (`out`: our result, or
+// for an exscan P(r) = P(r-1) o x(r) computed beside it in scratch 3; member 0: x(0)),
+// each chunk as soon as it is final, so the n-1 steps overlap. Where the ring is busy
+// (a nonblocking call of ours streams) the member exposes its input and result
+// instead, and member r+1 reads them with process_vm_readv once its `done` of the
+// call is out (finish() publishes it at once for an exposed call, before it waits for
+// its own reader: chain_reads): a scan's P(r) is member r's result (member 0: its
+// input); an exscan's P(r) = (member r's result) o x(r), both member r's. Either way
+// the same ops in the same order: the bits do not depend on which rings were busy.
+// Each member reads one or two vectors where the fold over every input below read r
+// (n(n-1)/2 in all; docs/collectives.md "Reductions"). False (k.why) if a copy or
+// wait failed; the caller pumps the rest of `out` (member r+1 waits for it).
+bool fold_prefix(Call& k, const Reducer& op, const Geometry& g, ReduceKind kind, const std::byte* in_img,
+                 std::byte* res_img, MPI_Count n, StreamCursor& out) {
+  const int r = k.me;
+  const bool scan = kind == ReduceKind::scan;
+  const bool streams = out.bytes > 0;
+  if (r == 0) {  // P(0) = x(0)
+    if (streams && !out.pump_to(k, out.bytes)) return false;
+    if (scan) copy_bytes(res_img, in_img, static_cast<std::size_t>(g.span(n)));
+    return true;
+  }
+  // P(r-1): from member r-1's ring, or where it exposed it.
+  const int prev = r - 1;
+  const layout::CallDesc& pd = desc(k, prev);
+  FoldIn in[3];
+  int m = 1;
+  if ((pd.status & layout::kDescStreamed) != 0) {
+    in[0] = FoldIn{prev, source(k, prev, pd), nullptr};
+  } else if (prev == 0) {
+    in[0] = FoldIn{0, Source{nullptr, pd.addr}, nullptr};
+  } else if (!wait_done(k, prev, k.seq)) {
+    return false;
+  } else {
+    in[0] = FoldIn{prev, Source{nullptr, pd.addr2}, nullptr};
+    if (!scan) in[m++] = FoldIn{prev, Source{nullptr, pd.addr}, nullptr};
+  }
+  if (scan) in[m++] = FoldIn{r, {}, in_img};
+  // An exscan's P(r) for member r+1, from the result as the fold finishes it.
+  std::byte* const pr = streams && !scan ? const_cast<std::byte*>(out.raw) : nullptr;
+  MPI_Count made = 0;
+  auto after = [&](MPI_Count e) {
+    if (!streams) return true;
+    if (pr != nullptr) {
+      op.apply3(res_img + g.at(made), in_img + g.at(made), pr + g.at(made), e - made,
+                static_cast<std::size_t>(g.span(e - made)));
+      made = e;
+    }
+    // Whole ring chunks only, but at the end (a part starts at a chunk).
+    const auto span = static_cast<std::uint64_t>(g.span(e));
+    return out.pump_to(k, e == n ? out.bytes : span / layout::kStreamChunk * layout::kStreamChunk);
+  };
+  return fold(k, op, g, [&](int i) { return in[i]; }, m, 0, n, res_img, after);
 }
 
 // Where a gated call's shared result of `len` bytes lives (comm.hpp CallGate): in the
@@ -554,6 +619,10 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   const bool to_root = (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) && !split && !mutual;
   const bool shares = to_root && kind == ReduceKind::allreduce;  // the root's result goes to all
   if (to_root) k.may_read = &to_root_reads;
+  // A large scan or exscan: a chain (fold_prefix).
+  const bool prefix = kind == ReduceKind::scan || kind == ReduceKind::exscan;
+  if (prefix) k.may_read = &chain_reads;
+  StreamCursor prefix_out;  // our prefix for the next member, if our ring carries it
 
   // A large 2-member reduce's root picks streams or single copies for its input and says
   // so in its CommRank line (path_choice.hpp); the other member follows what it reads
@@ -652,6 +721,21 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
       });
       if (!pumped) return aborted(why);
     }
+  } else if (prefix && k.me < k.n - 1 && can_stream(k)) {
+    // Our prefix to the next member through our ring (fold_prefix). In place, our fold
+    // writes the result over the input it still reads: it reads a copy.
+    if (in_place) {
+      std::byte* copy = scratch(c, 0, static_cast<std::size_t>(in_span));
+      copy_bytes(copy, in_img, static_cast<std::size_t>(in_span));
+      in_img = copy;
+    }
+    const auto span = static_cast<std::uint64_t>(in_span);
+    const std::uint32_t first = stream_whole(k, span);
+    const std::byte* from = k.me == 0 ? in_img
+                            : kind == ReduceKind::scan ? res_img
+                                                       : scratch(c, 3, static_cast<std::size_t>(span));
+    prefix_out = StreamCursor{from, first, span, k.me + 1};
+    post(k);
   } else {
     // In place, the input is overwritten by results while others may read it.
     contribute_image(k, in_img, in_span, in_place);
@@ -787,8 +871,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     // Allreduce: the result to every member (also after a failed fold: they wait for it).
     if (!job_aborted() && !result_out.pump_to(k, result_out.bytes)) return aborted(why);
   } else {
-    // Reduce_scatter, scan, exscan: this rank's block or prefix; fold() reads the
-    // exposed inputs chunk by chunk, so copying and combining overlap.
+    // Reduce_scatter: this rank's block; fold() reads the streamed or exposed inputs
+    // chunk by chunk, so copying and combining overlap. Scan, exscan: fold_prefix.
     // Split allreduce: the same for its block, then every member's block of the result.
     // (The posts this member reads were checked above; a scan member also reports an
     // invalid member above it, as every member does.)
@@ -799,7 +883,12 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     if (split && (d.status & layout::kDescStreamed) != 0 && (mine.stream & layout::kPieceStreamed) != 0) {
       result_out = StreamCursor{blk_img, static_cast<std::uint32_t>(mine.stream), mine.bytes};
     }
-    if (ok && p.has_result && blk_n > 0 && p.hi >= p.lo) {
+    if (prefix) {
+      // (An exscan's member 0 has no result, but streams x(0).)
+      ok = ok && fold_prefix(k, op, g, kind, in_img, res_img, p.total, prefix_out);
+      // The rest of our prefix (also after a failed fold: the next member waits for it).
+      if (!job_aborted() && !prefix_out.pump_to(k, prefix_out.bytes)) return aborted(why);
+    } else if (ok && p.has_result && blk_n > 0 && p.hi >= p.lo) {
       ok = fold(k, op, g, input(p.lo), p.hi - p.lo + 1, blk_first, blk_n, blk_img, [&](MPI_Count e) {
         return pump_folded(e, blk_n) && in_step.pump_to(k, in_step.target(static_cast<std::uint64_t>(g.at(e))));
       });

@@ -34,6 +34,9 @@ struct StreamPart {
   std::uint64_t bytes = 0;
   std::uint32_t first = 0;
   int reader = -1;
+  // Chunks of the same run, for the same reader, written before `first` (a StreamCursor's
+  // earlier parts): pump() waits for that reader's acks of them, not everybody's.
+  std::uint32_t before = 0;
 };
 
 // Chunks that `bytes` take (a part of 0 bytes takes none; streamed ones are > kStageMax).
@@ -154,7 +157,9 @@ bool pump(Call& k, int n, Parts part) {
         int owner = -1;
         for (int q = 0; q <= i; ++q) {
           const StreamPart o = part(q);
-          if (static_cast<std::uint32_t>(back - o.first) < stream_chunks(o.bytes)) owner = o.reader;
+          if (static_cast<std::uint32_t>(back - (o.first - o.before)) < o.before + stream_chunks(o.bytes)) {
+            owner = o.reader;
+          }
         }
         if (!stream_detail::wait_room(k, owner, back + 1)) return false;
       }
@@ -181,8 +186,8 @@ struct StreamCursor {
   bool pump_to(Call& k, std::uint64_t upto) {
     upto = upto < bytes ? upto : bytes;
     if (upto <= sent) return true;
-    const StreamPart part{nullptr, raw + sent, upto - sent,
-                          first + static_cast<std::uint32_t>(sent / layout::kStreamChunk), reader};
+    const auto before = static_cast<std::uint32_t>(sent / layout::kStreamChunk);
+    const StreamPart part{nullptr, raw + sent, upto - sent, first + before, reader, before};
     sent = upto;
     return pump(k, 1, [&](int) { return part; });
   }
