@@ -5,7 +5,7 @@
  *
  *   coll_latency ITERATIONS WARMUP REPETITIONS COLLS SIZES [REF_SIZES]
  *     COLLS      comma list of barrier, bcast, scatter, scatterv, gather, reduce, allreduce,
- *                reduce_nc, allreduce_nc, reduce_scatter_block, alltoall, and the
+ *                reduce_nc, allreduce_nc, reduce_scatter_block, alltoall, scan, and the
  *                references copy, reduce_ref
  *     SIZES      comma list of message sizes in bytes (multiples of 8; 16 for the _nc
  *                cases); barrier runs once whatever SIZES says
@@ -24,6 +24,8 @@
  *                         sends p x SIZE), MPI_SUM on MPI_DOUBLE
  *   alltoall              every rank sends n doubles to every rank, itself included (p x
  *                         SIZE each way)
+ *   scan                  every rank contributes n doubles, MPI_SUM on MPI_DOUBLE; rank r
+ *                         receives the sum over ranks 0..r
  *   copy                  rank 0 alone: memcpy of SIZE bytes between two private buffers
  *   reduce_ref            rank 0 alone: a[i] += b[i] over two private arrays of SIZE bytes of
  *                         doubles (-O3, AVX2 when the CPU has it; as rma_latency's `local`)
@@ -104,6 +106,7 @@ enum coll {
   C_ALLREDUCE_NC,
   C_REDUCE_SCATTER_BLOCK,
   C_ALLTOALL,
+  C_SCAN,
   C_COPY,
   C_REDUCE_REF,
   C_COUNT
@@ -111,7 +114,7 @@ enum coll {
 static const char* const coll_names[C_COUNT] = {
     "barrier",  "bcast",     "scatter",   "scatterv",     "gather",
     "reduce",   "allreduce", "reduce_nc", "allreduce_nc", "reduce_scatter_block",
-    "alltoall", "copy",      "reduce_ref"};
+    "alltoall", "scan",      "copy",      "reduce_ref"};
 
 #define MAX_RANKS 64 /* message ids (sender * p + destination) stay below 4096: stamps unique */
 #define MAX_BYTES (64L << 20) /* per message: p x SIZE stays an int count of doubles */
@@ -308,6 +311,11 @@ static inline void iteration(struct ctx* c, enum coll coll, long n, long k) {
         c->bad += wrong;
       }
       return;
+    case C_SCAN:
+      stamp_msg(sb, n, 1, me, k);
+      MPI_Scan(sb, rb, cnt, MPI_DOUBLE, MPI_SUM, c->comm);
+      c->bad += wrong3_sum(rb, me + 1, n, k, 0, 1);
+      return;
     case C_COPY:
       stamp_msg(c->ref_b, n, 1, 0, k);
       memcpy(c->ref_a, c->ref_b, (size_t)n * sizeof(double));
@@ -336,7 +344,8 @@ static void buffer_needs(enum coll coll, int rank, int p, long bytes, long* sbyt
     case C_REDUCE:
     case C_ALLREDUCE:
     case C_REDUCE_NC:
-    case C_ALLREDUCE_NC: sb = rb = bytes; break;
+    case C_ALLREDUCE_NC:
+    case C_SCAN: sb = rb = bytes; break;
     case C_REDUCE_SCATTER_BLOCK: sb = all, rb = bytes; break;
     case C_ALLTOALL: sb = rb = all; break;
     default: break;
@@ -363,7 +372,8 @@ static void reset_case(struct ctx* c, enum coll coll, long n) {
       break;
     case C_GATHER:
     case C_REDUCE:
-    case C_ALLREDUCE: init_msg(c->sbuf, n, 1, me, p); break;
+    case C_ALLREDUCE:
+    case C_SCAN: init_msg(c->sbuf, n, 1, me, p); break;
     case C_REDUCE_NC:
     case C_ALLREDUCE_NC: init_msg(c->sbuf, n, 2, me, p); break;
     case C_REDUCE_SCATTER_BLOCK:
@@ -425,6 +435,9 @@ static long verify_case(struct ctx* c, enum coll coll, long n, long k) {
     case C_ALLTOALL:
       for (long s = 0; s < p; ++s)
         for (long i = 0; i < n; ++i) wrong += rb[s * n + i] != msg_val(s * p + me, k, n, i);
+      break;
+    case C_SCAN:
+      for (long i = 0; i < n; ++i) wrong += rb[i] != sum_val(0, 1, me + 1, k, n, i);
       break;
     case C_COPY:
       if (me == 0)
@@ -527,7 +540,7 @@ int main(int argc, char** argv) {
       fprintf(stderr,
               "usage: mpirun -n P %s ITERATIONS WARMUP REPETITIONS COLLS SIZES [REF_SIZES]   (P <= %d)\n"
               "  COLLS: comma list of barrier,bcast,scatter,scatterv,gather,reduce,allreduce,reduce_nc,"
-              "allreduce_nc,reduce_scatter_block,alltoall,copy,reduce_ref\n"
+              "allreduce_nc,reduce_scatter_block,alltoall,scan,copy,reduce_ref\n"
               "  SIZES, REF_SIZES: comma lists of bytes per message (multiples of 8, of 16 for the _nc cases, "
               "at most %ld); REF_SIZES: for copy and reduce_ref (default SIZES)\n",
               argv[0], MAX_RANKS, MAX_BYTES);
