@@ -58,9 +58,9 @@ inline bool folds_shared(ReduceKind kind, std::uint64_t in_span) {
 
 // Which members' calls take reserve_small() (engine.hpp) and may run kCallSlots calls
 // ahead: a bcast root and a gather sender whose message fits small_max(), a scatter
-// root whose pieces do (pieces_small), a gather root (it stages nothing), a reduce
-// member whose input does (the root folds into its own buffer; the other kinds may share
-// a result). One place for the flat calls (move.cpp, reduce.cpp) and the nonblocking
+// root whose pieces do (pieces_small), a gather root (it stages nothing), a reduce,
+// scan or exscan member whose input does (each folds into its own buffer; the other
+// kinds may share a result). One place for the flat calls (move.cpp, reduce.cpp) and the nonblocking
 // readiness (ready.cpp reserves_small), which must agree: a nonblocking call found ready
 // kCallSlots calls back whose flat run then reserves kStageDepth back would wait inside its task.
 // (A member that is not concerned never reads its buffer arguments: a gather root's
@@ -73,7 +73,8 @@ inline bool gather_small(bool root, const Buf& send) {
   return root || static_cast<std::uint64_t>(send.bytes()) <= small_max();
 }
 inline bool reduce_small(ReduceKind kind, std::uint64_t in_span) {
-  return kind == ReduceKind::reduce && in_span <= small_max();
+  return (kind == ReduceKind::reduce || kind == ReduceKind::scan || kind == ReduceKind::exscan) &&
+         in_span <= small_max();
 }
 
 // One routine for the reduce family. send/recv are the user's buffers (in_place: the

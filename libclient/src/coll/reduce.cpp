@@ -527,8 +527,9 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   k.lazy_done = true;
   k.may_read = &may_read_input;
   k.reader_arg = root * 8 + static_cast<int>(kind);
-  // A reduce's small contribution stages in the small slot (the root folds into its own
-  // buffer): it may run further ahead. Every other kind may share a result.
+  // A reduce's, scan's or exscan's small contribution stages in the small slot (each
+  // member folds into its own buffer): it may run further ahead. The allreduce and
+  // reduce_scatter may share a result.
   const bool small = !invalid && reduce_small(kind, static_cast<std::uint64_t>(geometry(*op.type).span(count)));
   if (part == Part::after_post) {
     k.small_stage = small;  // reserved at issue, in the call's first part
