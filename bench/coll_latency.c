@@ -5,7 +5,7 @@
  *
  *   coll_latency ITERATIONS WARMUP REPETITIONS COLLS SIZES [REF_SIZES]
  *     COLLS      comma list of barrier, bcast, scatter, scatterv, gather, reduce, allreduce,
- *                reduce_nc, allreduce_nc, reduce_scatter_block, alltoall, scan, and the
+ *                reduce_nc, allreduce_nc, reduce_scatter_block, alltoall, scan, allgather, and the
  *                references copy, reduce_ref
  *     SIZES      comma list of message sizes in bytes (multiples of 8; 16 for the _nc
  *                cases); barrier runs once whatever SIZES says
@@ -26,6 +26,7 @@
  *                         SIZE each way)
  *   scan                  every rank contributes n doubles, MPI_SUM on MPI_DOUBLE; rank r
  *                         receives the sum over ranks 0..r
+ *   allgather             every rank sends n doubles to every rank (receives p x SIZE)
  *   copy                  rank 0 alone: memcpy of SIZE bytes between two private buffers
  *   reduce_ref            rank 0 alone: a[i] += b[i] over two private arrays of SIZE bytes of
  *                         doubles (-O3, AVX2 when the CPU has it; as rma_latency's `local`)
@@ -107,6 +108,7 @@ enum coll {
   C_REDUCE_SCATTER_BLOCK,
   C_ALLTOALL,
   C_SCAN,
+  C_ALLGATHER,
   C_COPY,
   C_REDUCE_REF,
   C_COUNT
@@ -114,7 +116,7 @@ enum coll {
 static const char* const coll_names[C_COUNT] = {
     "barrier",  "bcast",     "scatter",   "scatterv",     "gather",
     "reduce",   "allreduce", "reduce_nc", "allreduce_nc", "reduce_scatter_block",
-    "alltoall", "scan",      "copy",      "reduce_ref"};
+    "alltoall", "scan",      "allgather", "copy",      "reduce_ref"};
 
 #define MAX_RANKS 64 /* message ids (sender * p + destination) stay below 4096: stamps unique */
 #define MAX_BYTES (64L << 20) /* per message: p x SIZE stays an int count of doubles */
@@ -316,6 +318,15 @@ static inline void iteration(struct ctx* c, enum coll coll, long n, long k) {
       MPI_Scan(sb, rb, cnt, MPI_DOUBLE, MPI_SUM, c->comm);
       c->bad += wrong3_sum(rb, me + 1, n, k, 0, 1);
       return;
+    case C_ALLGATHER:
+      stamp_msg(sb, n, 1, me, k);
+      MPI_Allgather(sb, cnt, MPI_DOUBLE, rb, cnt, MPI_DOUBLE, c->comm);
+      {
+        int wrong = 0;
+        for (long j = 0; j < p; ++j) wrong |= wrong3(rb + j * n, n, k, stamp_val(k, j));
+        c->bad += wrong;
+      }
+      return;
     case C_COPY:
       stamp_msg(c->ref_b, n, 1, 0, k);
       memcpy(c->ref_a, c->ref_b, (size_t)n * sizeof(double));
@@ -341,6 +352,7 @@ static void buffer_needs(enum coll coll, int rank, int p, long bytes, long* sbyt
     case C_SCATTER:
     case C_SCATTERV: sb = rank == 0 ? all : 0, rb = bytes; break;
     case C_GATHER: sb = bytes, rb = rank == 0 ? all : 0; break;
+    case C_ALLGATHER: sb = bytes, rb = all; break;
     case C_REDUCE:
     case C_ALLREDUCE:
     case C_REDUCE_NC:
@@ -371,6 +383,7 @@ static void reset_case(struct ctx* c, enum coll coll, long n) {
         for (long j = 0; j < p; ++j) init_msg(c->sbuf + j * n, n, 1, j, p);
       break;
     case C_GATHER:
+    case C_ALLGATHER:
     case C_REDUCE:
     case C_ALLREDUCE:
     case C_SCAN: init_msg(c->sbuf, n, 1, me, p); break;
@@ -411,7 +424,8 @@ static long verify_case(struct ctx* c, enum coll coll, long n, long k) {
       for (long i = 0; i < n; ++i) wrong += rb[i] != msg_val(me, k, n, i);
       break;
     case C_GATHER:
-      if (me == 0)
+    case C_ALLGATHER:
+      if (me == 0 || coll == C_ALLGATHER)
         for (long j = 0; j < p; ++j)
           for (long i = 0; i < n; ++i) wrong += rb[j * n + i] != msg_val(j, k, n, i);
       break;
@@ -540,7 +554,7 @@ int main(int argc, char** argv) {
       fprintf(stderr,
               "usage: mpirun -n P %s ITERATIONS WARMUP REPETITIONS COLLS SIZES [REF_SIZES]   (P <= %d)\n"
               "  COLLS: comma list of barrier,bcast,scatter,scatterv,gather,reduce,allreduce,reduce_nc,"
-              "allreduce_nc,reduce_scatter_block,alltoall,scan,copy,reduce_ref\n"
+              "allreduce_nc,reduce_scatter_block,alltoall,scan,allgather,copy,reduce_ref\n"
               "  SIZES, REF_SIZES: comma lists of bytes per message (multiples of 8, of 16 for the _nc cases, "
               "at most %ld); REF_SIZES: for copy and reduce_ref (default SIZES)\n",
               argv[0], MAX_RANKS, MAX_BYTES);

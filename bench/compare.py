@@ -391,13 +391,15 @@ COLL_TEXT = {
     "reduce_scatter_block": "MPI_Reduce_scatter_block MPI_SUM double; size: each rank's result block",
     "alltoall": "MPI_Alltoall; size: each block (one per rank pair)",
     "scan": "MPI_Scan MPI_SUM double; size: the vector",
+    "allgather": "MPI_Allgather; size: each rank's block",
 }
 # The limit at 1 MiB, 2 ranks: (reference, how many SIZE-byte references the busiest rank must
-# do at the least, the ranks working in parallel). Alltoall: each rank copies its own block and
+# do at the least, the ranks working in parallel). Alltoall, allgather: each rank copies its own block and
 # the other rank's block to it.
 COLL_LIMIT = {"bcast": ("copy", 1), "scatter": ("copy", 1), "scatterv": ("copy", 1), "gather": ("copy", 1),
               "alltoall": ("copy", 2), "reduce": ("reduce_ref", 1), "allreduce": ("reduce_ref", 1),
-              "reduce_scatter_block": ("reduce_ref", 1), "scan": ("reduce_ref", 1)}
+              "reduce_scatter_block": ("reduce_ref", 1), "scan": ("reduce_ref", 1),
+              "allgather": ("copy", 2)}
 COLL_GENERIC = ("scatter", "scatterv", "reduce_nc", "allreduce_nc")  # the peers' generic paths: 1.5x at 2 ranks
 COLL_NOTES = [
     "us per call: loops of back-to-back calls, each after one MPI_Barrier (the same for every library); a loop's "
@@ -522,7 +524,7 @@ COLL_BENCHES = [
           notes=coll_notes(coll),
           iters_note=COLL_ITERS_NOTE)
     for coll in ["barrier", "bcast", "scatter", "scatterv", "gather", "reduce", "allreduce", "reduce_nc",
-                 "allreduce_nc", "reduce_scatter_block", "alltoall", "scan"]
+                 "allreduce_nc", "reduce_scatter_block", "alltoall", "scan", "allgather"]
 ]
 
 # ---- Point-to-point: p2p_latency.c, group "p2p" ------------------------------------------

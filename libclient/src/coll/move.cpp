@@ -477,10 +477,20 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   if (!reserve(k)) return aborted(why);
   const Buf& mine = in_place ? recv[k.me] : send;
-  // In place, our own piece is read while others' land around it: not the same bytes,
-  // so exposing recv[me] is safe.
-  contribute(k, mine);
-  post(k);
+  // A large block that fits our ring is streamed, read by every other member (as a
+  // bcast's): it is all pumped before we read, and no pump waits for room, so no member
+  // waits for another that waits for it. Else (larger, or our ring busy: nonblocking
+  // calls) it is exposed, read with process_vm_readv. In place, our own piece is read
+  // while others' land around it: not the same bytes, so exposing recv[me] is safe.
+  const auto bytes = static_cast<std::uint64_t>(mine.bytes());
+  if (bytes > kStageMax && stream_chunks(bytes) <= layout::kStreamChunks && k.n > 1 && can_stream(k)) {
+    const std::uint32_t first = stream_whole(k, bytes);
+    post(k);
+    if (!pump(k, 1, [&](int) { return StreamPart{&mine, nullptr, bytes, first, -1}; })) return aborted(why);
+  } else {
+    contribute(k, mine);
+    post(k);
+  }
   if (!in_place) local_copy(k, send, recv[k.me]);
   bool ok = wait_arrivals(k);  // gated: one sleep until every member has posted
   for (int i = 1; i < k.n && ok; ++i) {
