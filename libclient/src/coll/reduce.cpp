@@ -338,7 +338,7 @@ void ack_streamed_input(Call& k, int r, bool result) {
 // member before it only. With P(j) = x(0) o ... o x(j), combined left to right, one op
 // per member, a scan's member r returns P(r) = P(r-1) o x(r), an exscan's P(r-1).
 // Member r < n-1 streams P(r) to member r+1 through its ring (`out`: our result, or
-// for an exscan P(r) = P(r-1) o x(r) computed beside it in scratch 3; member 0: x(0)),
+// for an exscan P(r) = P(r-1) o x(r), folded beside it into `pr`; member 0: x(0)),
 // each chunk as soon as it is final, so the n-1 steps overlap. Where the ring is busy
 // (a nonblocking call of ours streams) the member exposes its input and result
 // instead, and member r+1 reads them with process_vm_readv once its `done` of the
@@ -350,7 +350,7 @@ void ack_streamed_input(Call& k, int r, bool result) {
 // (n(n-1)/2 in all; docs/collectives.md "Reductions"). False (k.why) if a copy or
 // wait failed; the caller pumps the rest of `out` (member r+1 waits for it).
 bool fold_prefix(Call& k, const Reducer& op, const Geometry& g, ReduceKind kind, const std::byte* in_img,
-                 std::byte* res_img, MPI_Count n, StreamCursor& out) {
+                 std::byte* res_img, MPI_Count n, StreamCursor& out, std::byte* pr) {
   const int r = k.me;
   const bool scan = kind == ReduceKind::scan;
   const bool streams = out.bytes > 0;
@@ -375,8 +375,7 @@ bool fold_prefix(Call& k, const Reducer& op, const Geometry& g, ReduceKind kind,
     if (!scan) in[m++] = FoldIn{prev, Source{nullptr, pd.addr}, nullptr};
   }
   if (scan) in[m++] = FoldIn{r, {}, in_img};
-  // An exscan's P(r) for member r+1, from the result as the fold finishes it.
-  std::byte* const pr = streams && !scan ? const_cast<std::byte*>(out.raw) : nullptr;
+  // An exscan's P(r) for member r+1 (pr), from the result as the fold finishes it.
   MPI_Count made = 0;
   auto after = [&](MPI_Count e) {
     if (!streams) return true;
@@ -624,6 +623,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   const bool prefix = kind == ReduceKind::scan || kind == ReduceKind::exscan;
   if (prefix) k.may_read = &chain_reads;
   StreamCursor prefix_out;  // our prefix for the next member, if our ring carries it
+  std::byte* prefix_img = nullptr;  // an exscan's, folded beside our result (fold_prefix)
 
   // A large 2-member reduce's root picks streams or single copies for its input and says
   // so in its CommRank line (path_choice.hpp); the other member follows what it reads
@@ -732,9 +732,8 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
     const auto span = static_cast<std::uint64_t>(in_span);
     const std::uint32_t first = stream_whole(k, span);
-    const std::byte* from = k.me == 0 ? in_img
-                            : kind == ReduceKind::scan ? res_img
-                                                       : scratch(c, 3, static_cast<std::size_t>(span));
+    if (k.me > 0 && kind == ReduceKind::exscan) prefix_img = scratch(c, 3, static_cast<std::size_t>(span));
+    const std::byte* from = k.me == 0 ? in_img : kind == ReduceKind::scan ? res_img : prefix_img;
     prefix_out = StreamCursor{from, first, span, k.me + 1};
     post(k);
   } else {
@@ -886,7 +885,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
     if (prefix) {
       // (An exscan's member 0 has no result, but streams x(0).)
-      ok = ok && fold_prefix(k, op, g, kind, in_img, res_img, p.total, prefix_out);
+      ok = ok && fold_prefix(k, op, g, kind, in_img, res_img, p.total, prefix_out, prefix_img);
       // The rest of our prefix (also after a failed fold: the next member waits for it).
       if (!job_aborted() && !prefix_out.pump_to(k, prefix_out.bytes)) return aborted(why);
     } else if (ok && p.has_result && blk_n > 0 && p.hi >= p.lo) {
