@@ -775,8 +775,8 @@ static void in_place_and_edges(void) {
   run(D, O_SUM, MPI_SUM, R_ALLREDUCE, 131075, 0, 0);
   run(D, O_SUM, MPI_SUM, R_REDUCE, 131075, 0, F_INPLACE);
   run(D, O_SUM, MPI_SUM, R_ALLREDUCE, 131075, 0, F_INPLACE);
-  /* ... and through Scan and Exscan (shmpi: a chain from 256 KiB, each member reading
-   * from the one before it), in place and not; 64 KiB folds every input below */
+  /* ... and through Scan and Exscan (shmpi: a chain, each member streaming its prefix to
+   * the next as it folds it), in place and not; 64 KiB, one ring chunk */
   run(D, O_SUM, MPI_SUM, R_SCAN, 131075, 0, 0);
   run(D, O_SUM, MPI_SUM, R_EXSCAN, 131075, 0, 0);
   run(D, O_SUM, MPI_SUM, R_SCAN, 131075, 0, F_INPLACE);

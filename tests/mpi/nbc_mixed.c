@@ -682,8 +682,9 @@ static void test_large_rsb(void) {
 }
 
 /* A large MPI_Iscan and MPI_Iexscan in flight, then a blocking MPI_Scan of the same
- * size, the requests waited for afterwards in reverse order (shmpi: chains from 256 KiB,
- * each member waiting on its task for the one before it). 1 MiB of ints each. */
+ * size, the requests waited for afterwards in reverse order (shmpi: chains, each member
+ * waiting on its task for the one before it; a member whose ring is busy exposes).
+ * 1 MiB of ints each. */
 static void test_large_scan(void) {
   const long n = 262147;
   int* s[3];
