@@ -74,6 +74,16 @@ void image_to_buffer(CommObj* c, const Reducer& op, const std::byte* img, std::b
   types::unpack(t, f, packed, n, buf);
 }
 
+namespace {
+// A copy of `bytes` of img in scratch 0, for an input the call overwrites (in place)
+// while it or another member still reads it.
+const std::byte* copy_aside(CommObj* c, const std::byte* img, std::size_t bytes) {
+  std::byte* copy = scratch(c, 0, bytes);
+  copy_bytes(copy, img, bytes);
+  return copy;
+}
+}  // namespace
+
 void contribute_image(Call& k, const std::byte* img, MPI_Count span, bool unstable) {
   layout::CallDesc& d = my_desc(k);
   const auto bytes = static_cast<std::uint64_t>(span);
@@ -85,11 +95,7 @@ void contribute_image(Call& k, const std::byte* img, MPI_Count span, bool unstab
     if (bytes > 0) copy_bytes(to, img, bytes);
     return;
   }
-  if (unstable) {
-    std::byte* copy = scratch(k.comm, 0, bytes);
-    copy_bytes(copy, img, bytes);
-    img = copy;
-  }
+  if (unstable) img = copy_aside(k.comm, img, bytes);
   d.addr = reinterpret_cast<std::uint64_t>(img);
   k.exposed = true;
 }
@@ -198,12 +204,7 @@ bool stream_blocks(Call& k, const Geometry& g, const Blocks& bl, const std::byte
   // it; exposing measured faster there (docs/collectives.md "Reductions").
   const bool pays = k.n != 3 || !g_wait.oversubscribed;
   if (chunks == 0 || (interleaved && (split || !pays || !InStep::keeps_step(stride, fold_bytes)))) return false;
-  if (in_place) {
-    const auto span = static_cast<std::size_t>(g.span(bl.first(k.n)));
-    std::byte* copy = scratch(k.comm, 0, span);
-    copy_bytes(copy, img, span);
-    img = copy;
-  }
+  if (in_place) img = copy_aside(k.comm, img, static_cast<std::size_t>(g.span(bl.first(k.n))));
   layout::CallDesc& d = my_desc(k);
   d.status = layout::kDescStreamed | layout::kDescBlocks;
   d.addr = d.addr2 = 0;
@@ -384,9 +385,7 @@ bool fold_prefix(Call& k, const Reducer& op, const Geometry& g, ReduceKind kind,
                 static_cast<std::size_t>(g.span(e - made)));
       made = e;
     }
-    // Whole ring chunks only, but at the end (a part starts at a chunk).
-    const auto span = static_cast<std::uint64_t>(g.span(e));
-    return out.pump_to(k, e == n ? out.bytes : span / layout::kStreamChunk * layout::kStreamChunk);
+    return out.pump_to(k, static_cast<std::uint64_t>(g.span(e)));  // span(n) is all of it
   };
   return fold(k, op, g, [&](int i) { return in[i]; }, m, 0, n, res_img, after);
 }
@@ -672,11 +671,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
     }
     if (k.me == root) {
       // Nobody reads the root's input; in place, the results are folded over it.
-      if (in_place) {
-        std::byte* copy = scratch(c, 0, static_cast<std::size_t>(span));
-        copy_bytes(copy, in_img, static_cast<std::size_t>(span));
-        in_img = copy;
-      }
+      if (in_place) in_img = copy_aside(c, in_img, static_cast<std::size_t>(span));
       if (shares && can_stream(k)) {
         (void)stream_whole(k, span);  // the result, pumped after the fold
       } else if (shares) {
@@ -725,11 +720,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   } else if (prefix && k.me < k.n - 1 && can_stream(k)) {
     // Our prefix to the next member through our ring (fold_prefix). In place, our fold
     // writes the result over the input it still reads: it reads a copy.
-    if (in_place) {
-      std::byte* copy = scratch(c, 0, static_cast<std::size_t>(in_span));
-      copy_bytes(copy, in_img, static_cast<std::size_t>(in_span));
-      in_img = copy;
-    }
+    if (in_place) in_img = copy_aside(c, in_img, static_cast<std::size_t>(in_span));
     const auto span = static_cast<std::uint64_t>(in_span);
     const std::uint32_t first = stream_whole(k, span);
     if (k.me > 0 && kind == ReduceKind::exscan) prefix_img = scratch(c, 3, static_cast<std::size_t>(span));
@@ -804,8 +795,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   // ring holds them: waiting for room here would wait for readers that may still be
   // pumping their inputs to us. The rest follows the fold.
   auto pump_folded = [&](MPI_Count e, MPI_Count of) {
-    const auto chunk = layout::kStreamChunk;
-    const auto done = e == of ? result_out.bytes : static_cast<std::uint64_t>(g.span(e)) / chunk * chunk;
+    const auto done = e == of ? result_out.bytes : static_cast<std::uint64_t>(g.span(e));
     return result_out.pump_to(k, std::min(done, layout::kStreamRing));
   };
 

@@ -182,9 +182,10 @@ struct StreamCursor {
   int reader = -1;
   std::uint64_t sent = 0;
 
-  // Pumps bytes [sent, min(upto, bytes)). False if aborted.
+  // Pumps bytes [sent, upto) in whole chunks (every part starts at a chunk), all of
+  // them once upto reaches `bytes`. False if aborted.
   bool pump_to(Call& k, std::uint64_t upto) {
-    upto = upto < bytes ? upto : bytes;
+    upto = upto < bytes ? upto / layout::kStreamChunk * layout::kStreamChunk : bytes;
     if (upto <= sent) return true;
     const auto before = static_cast<std::uint32_t>(sent / layout::kStreamChunk);
     const StreamPart part{nullptr, raw + sent, upto - sent, first + before, reader, before};
