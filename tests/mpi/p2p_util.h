@@ -23,7 +23,7 @@ static char ctx[256]; /* the case being run, printed with every failure */
   do {                                                        \
     ++nchecks;                                                \
     if (!(cond)) {                                            \
-      char expect_msg_[512];                                  \
+      char expect_msg_[1024];                                 \
       snprintf(expect_msg_, sizeof expect_msg_, __VA_ARGS__); \
       CHECK(cond, "[%s] %s", ctx, expect_msg_);               \
     }                                                         \
