@@ -40,7 +40,7 @@ configure() {
       -Doptimization=1 -Ddebug=false -Dc_args=-g1 -Dcpp_args=-g1
   fi
   ninja -C "$1"
-  echo "hardening: $(basename "$1"): configured and built in $(( $(now) - t0 )) s"
+  echo "hardening: $(basename "$1"): built in $(( $(now) - t0 )) s"
 }
 
 # run_suites NAME DIR MESON_TEST_ARGS...: meson test, every process writing its reports
