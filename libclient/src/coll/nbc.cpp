@@ -177,7 +177,7 @@ void completed_at_issue(CollRequest& r, int cls, const std::string& why) {
 
 CollRequest* request_for(Plan& p) {
   CollRequest* r = new_request();
-  std::swap(r->plan, p);
+  r->plan.swap(p);
   // The process's plan borrowed the op (api_coll.cpp reducer): the request holds it.
   if (r->plan.kind == PlanKind::reduce && r->plan.reducer.op != nullptr) {
     r->plan.op.o = retain_op(const_cast<OpObj*>(r->plan.reducer.op));

@@ -1,6 +1,7 @@
 #include "coll/plan.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace shmpi::client::coll {
 
@@ -19,6 +20,25 @@ void TypeRefs::add(types::Datatype* t) {
 void TypeRefs::drop() {
   for (types::Datatype* t : v) types::release_internal(t);
   v.clear();
+}
+
+namespace {
+// Swaps the members m... of a and b (the std::swap overloads for strings and vectors
+// exchange their buffers; OpRef and TypeRefs have their own).
+template <class T, class... M>
+void swap_members(T& a, T& b, M T::*... m) noexcept {
+  using std::swap;
+  (swap(a.*m, b.*m), ...);
+}
+}  // namespace
+
+void Plan::swap(Plan& x) noexcept {
+  // A member added to Plan must be added here too (tests/unit/test_plan_swap.cpp checks
+  // each one; this assertion points here when the layout changes).
+  static_assert(sizeof(Plan) == 288, "Plan::swap: swap the new member too, then update this size");
+  swap_members(*this, x, &Plan::kind, &Plan::comm, &Plan::call, &Plan::cls, &Plan::msg, &Plan::one, &Plan::send,
+               &Plan::recv, &Plan::root, &Plan::in_place, &Plan::rkind, &Plan::sbuf, &Plan::rbuf, &Plan::count,
+               &Plan::counts, &Plan::reducer, &Plan::op, &Plan::held, &Plan::part);
 }
 
 void Plan::hold_types() {
