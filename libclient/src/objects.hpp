@@ -59,6 +59,11 @@ struct CommObj {
   // Nonblocking and persistent collective requests on this communicator (coll/nbc.cpp).
   int nbc_requests = 0;  // alive: a freed communicator is destroyed with the last one
   int nbc_running = 0;   // in flight
+  // The issue-time poll of a kept fold (coll/posted_fold.hpp poll_at_issue): the
+  // evidence that the program works between issue and wait, and calls since a fold
+  // last looked.
+  std::uint8_t fold_credit = 0;
+  std::uint8_t fold_since_look = 0;
   bool freed = false;    // MPI_Comm_free came while requests were alive
   std::uint32_t create_group_calls = 0;  // MPI_Comm_create_group calls with this parent
   std::vector<std::byte> scratch[4];  // reusable collective buffers (coll/engine.hpp)

@@ -9,7 +9,7 @@
 # Usage: run_nbc_peer.sh mpich|openmpi TESTS_MPI_DIR
 peer=$1 src=$2
 source "$(dirname "$0")/peer_lib.sh"
-progs=(nbc_basic nbc_mixed nbc_overlap nbc_errors nbc_issue_order)
+progs=(nbc_basic nbc_mixed nbc_overlap nbc_errors nbc_issue_order nbc_compute_wait)
 if [ "$peer" = mpich ]; then
   progs+=(nbc_persistent)
 else

@@ -115,6 +115,7 @@ void CollRequest::dispose() {
   running = false;
   orphan = false;
   deferred = Deferred::no;
+  fold.k.reset();
   next = g_spare;
   g_spare = this;
 }
@@ -302,7 +303,9 @@ void defer(CollRequest& r, std::uint32_t seq, CollRequest::Deferred how) {
   set_running(r);
   r.deferred = how;
   r.seq = seq;
-  if (!watch_next(r)) {
+  // A kept fold looks at the posts at its first progress(): here, at issue, the
+  // members' lines would cost a cross-core miss the caller's work can hide.
+  if (r.fold.k || !watch_next(r)) {
     r.task.wait = nullptr;
     r.task.watch = nullptr;
   }
@@ -325,7 +328,13 @@ void start_deferred(CollRequest& r) {
 }
 
 void start_posted(CollRequest& r) {
-  defer(r, r.plan.comm->seq, CollRequest::Deferred::poster);  // run_posting took the number
+  const std::uint32_t seq = r.plan.comm->seq;  // run_posting took the number
+  if (g_posted_fold.k && g_posted_fold.k->comm == r.plan.comm && g_posted_fold.k->seq == seq) {
+    r.fold = std::move(g_posted_fold);
+  }
+  g_posted_fold.k.reset();
+  defer(r, seq, CollRequest::Deferred::poster);
+  if (r.fold.k) r.fold.issued = ticks();
 }
 
 void start_taken(CollRequest& r, bool on_task) {
@@ -347,6 +356,19 @@ namespace {
 // still misses a post or a `done` it waits for first stays deferred. True if it
 // finished.
 bool run_deferred(CollRequest& r) {
+  if (r.fold.k) {
+    const FoldStep step = run_posted_fold(r.fold, r.plan.reducer);
+    if (step == FoldStep::waiting) {
+      if (!watch_next(r)) r.task.wait = nullptr;  // came meanwhile: folded at the next progress()
+      return false;
+    }
+    r.fold.k.reset();
+    if (step == FoldStep::done) {
+      r.deferred = CollRequest::Deferred::no;
+      r.status.MPI_ERROR = MPI_SUCCESS;
+      return true;
+    }
+  }
   const bool through = runs_through(r.plan, r.seq) &&
                        (!awaits_gate(r) || reached(gate_of(r).value.load(std::memory_order_acquire), r.seq));
   if (!through && !job_aborted() && watch_next(r)) return false;

@@ -14,6 +14,7 @@
 
 #include "coll/fiber.hpp"
 #include "coll/plan.hpp"
+#include "coll/posted_fold.hpp"
 #include "request/request.hpp"
 
 namespace shmpi::client::coll {
@@ -36,6 +37,8 @@ struct CollRequest : RequestObj {
   enum class Deferred : std::uint8_t { no, reader, sender, poster };
   Deferred deferred = Deferred::no;
   std::uint32_t seq = 0;
+  // A poster whose rest is a plain fold (posted_fold.hpp): what run_deferred() needs.
+  PostedFold fold;
   CollRequest* prev = nullptr;  // the in-flight list, in start order
   CollRequest* next = nullptr;
 };

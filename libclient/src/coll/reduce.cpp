@@ -35,6 +35,7 @@
 #include "coll/image.hpp"
 #include "coll/numa.hpp"
 #include "coll/path_choice.hpp"
+#include "coll/posted_fold.hpp"
 #include "coll/stream.hpp"
 #include "copy_bytes.hpp"
 #include "errors.hpp"
@@ -408,6 +409,14 @@ void publish_shared(Call& k, bool ok) {
   open_gate(k);  // release: the waiters acquire all of the above
 }
 
+// A call posted at issue whose rest is fold_staged() into the user's buffer: kept in
+// g_posted_fold (posted_fold.hpp). Not on a gated communicator (the members may share
+// one fold), nor for an input that exposes memory (finish() then waits for readers).
+void keep_fold(const Call& k, const Geometry& g, const Plan& p, std::byte* res_img, MPI_Count in_span) {
+  g_posted_fold = PostedFold{k, p.lo, p.hi, g.at(p.res_first), p.res_n, g.span(p.res_n), g.tlb,
+                             static_cast<std::uint64_t>(in_span), res_img};
+}
+
 // A member of a gated call after the gate opened: `len` bytes at `off` of the opener's
 // result of `full` bytes into res_img. False if there is none (the opener found an
 // error, had no block of its own to fold, or took another path: its count differs).
@@ -431,9 +440,10 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
 // its own (a reduce_scatter count of 0) folds nothing and opens with no result.
 // A blocking member sleeps until the gate opens; a nonblocking one never waits for
 // it: if the result is not there yet when its posts are, it folds for itself.
+// `direct`: res_img is the user's buffer.
 [[gnu::noinline]] int reduce_staged(Call& k, const Reducer& op, const Geometry& g, const Plan& p, const std::byte* in_img,
-                                    std::byte* res_img, MPI_Count in_span, bool in_place, bool shared, Part part,
-                                    std::string& why) {
+                                    std::byte* res_img, MPI_Count in_span, bool in_place, bool shared, bool direct,
+                                    Part part, std::string& why) {
   k.defer_open = shared && k.gated;
   if (part != Part::after_post) {
     if (k.gated && static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
@@ -445,9 +455,15 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     post(k);
     // All this call waits for now are the posts of p.lo..p.hi, if it folds them.
     // (An opener has them all and goes on; were it ever to stop here, it opens first.)
-    if (part == Part::bounded && p.folds() && !posts_arrive(k, p.lo, p.hi)) {
-      if (k.opener) open_gate(k);
-      return kPostedOnly;
+    // A call that stops here with a rest that is one fold into the user's buffer keeps
+    // what that fold needs (keep_fold); progress() runs it.
+    if (part == Part::bounded && p.folds()) {
+      const bool keep = direct && !k.gated && !k.exposed;
+      if ((keep && !poll_at_issue(*k.comm)) || !posts_arrive(k, p.lo, p.hi)) {
+        if (k.opener) open_gate(k);
+        if (keep) keep_fold(k, g, p, res_img, in_span);
+        return kPostedOnly;
+      }
     }
   }
   bool ok = true;
@@ -479,17 +495,9 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     // A sharing opener folds the whole vector into the shared area, then copies its block.
     const bool share = k.defer_open && k.opener;
     if (all) {
-      const MPI_Count off = share ? 0 : g.at(p.res_first);
       const MPI_Count n = share ? p.total : p.res_n;
       std::byte* const acc = share ? shared_area(k, full) : res_img;
-      auto x = [&](int r) { return staged(k, r, desc(k, r)) + off; };
-      if (p.hi == p.lo) {
-        copy_bytes(acc, x(p.hi), static_cast<std::size_t>(g.span(n)));
-      } else {
-        // The same order as fold(): acc = x(hi-1) o x(hi), then acc = x(r) o acc.
-        op.apply3(x(p.hi - 1), x(p.hi), acc, n, static_cast<std::size_t>(g.span(n)));
-        for (int r = p.hi - 2; r >= p.lo; --r) op.apply(x(r) - g.tlb, acc - g.tlb, n);
-      }
+      fold_staged(k, op, p.lo, p.hi, share ? 0 : g.at(p.res_first), n, g.span(n), g.tlb, acc);
       if (share) copy_bytes(res_img, acc + block_at, len);
     }
     if (share) publish_shared(k, all && k.error == MPI_SUCCESS);
@@ -501,6 +509,48 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
 }
 
 }  // namespace
+
+PostedFold g_posted_fold;
+
+void fold_staged(const Call& k, const Reducer& op, int lo, int hi, MPI_Count off, MPI_Count n, MPI_Count span,
+                 MPI_Count tlb, std::byte* acc) {
+  auto x = [&](int r) { return staged(k, r, desc(k, r)) + off; };
+  if (hi == lo) {
+    copy_bytes(acc, x(hi), static_cast<std::size_t>(span));
+    return;
+  }
+  // The same order as fold(): acc = x(hi-1) o x(hi), then acc = x(r) o acc.
+  op.apply3(x(hi - 1), x(hi), acc, n, static_cast<std::size_t>(span));
+  for (int r = hi - 2; r >= lo; --r) op.apply(x(r) - tlb, acc - tlb, n);
+}
+
+FoldStep run_posted_fold(PostedFold& f, const Reducer& op) {
+  Call& k = *f.k;
+  if (!f.looked) {  // poll_at_issue()'s evidence
+    f.looked = true;
+    std::uint8_t& credit = k.comm->fold_credit;
+    credit = ticks() - f.issued >= kWorkTicks ? kFoldCredit : credit > 0 ? credit - 1 : 0;
+    k.comm->fold_since_look = 0;
+  }
+  int r = f.lo;  // members before r have posted
+  while (r <= f.hi && (r == k.me || desc(k, r).seq.load(std::memory_order_acquire) == k.seq)) ++r;
+  if (r <= f.hi) return job_aborted() ? FoldStep::general : FoldStep::waiting;
+  // What reduce_staged's sizes_agree() would find: every post valid, staged and as
+  // long as ours; anything else goes the general way.
+  constexpr std::uint32_t kNotStaged = layout::kDescInvalid | layout::kDescExposed | layout::kDescStreamed;
+  for (r = f.lo; r <= f.hi; ++r) {
+    const layout::CallDesc& d = desc(k, r);
+    if (r != k.me && ((d.status & kNotStaged) != 0 || d.bytes != f.in_bytes)) return FoldStep::general;
+  }
+  if (f.in_bytes > layout::kInlineBytes) {
+    for (int q = f.lo; q <= f.hi; ++q) {
+      if (q != k.me) __builtin_prefetch(stage_of(k, q));
+    }
+  }
+  fold_staged(k, op, f.lo, f.hi, f.off, f.n, f.span, f.tlb, f.res);
+  (void)finish(k);  // nothing exposed: it waits for nobody
+  return FoldStep::done;
+}
 
 layout::CollKind coll_kind(ReduceKind kind) {
   return kind == ReduceKind::reduce           ? layout::CollKind::reduce
@@ -564,7 +614,7 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   if (static_cast<std::uint64_t>(in_span) <= kStageMax) {
     const int rc =
         reduce_staged(k, op, g, p, in_img, res_img, in_span, in_place,
-                      folds_shared(kind, static_cast<std::uint64_t>(in_span)), part, why);
+                      folds_shared(kind, static_cast<std::uint64_t>(in_span)), direct, part, why);
     if (rc == MPI_SUCCESS && !direct && p.has_result && p.res_n > 0) {
       image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
     }
