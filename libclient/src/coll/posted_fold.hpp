@@ -2,7 +2,7 @@
 // kPostedOnly) when that rest is one fold of the members' staged inputs into the user's
 // buffer: kept from the issue, so that progress() folds and finishes the call without
 // running its plan a second time (docs/collectives.md "Nonblocking and persistent
-// collectives", item 1).
+// collectives", item 3, "Kept folds").
 #pragma once
 
 #include <time.h>
@@ -43,20 +43,20 @@ inline std::uint64_t ticks() {
 #endif
 }
 // From its start to its first look, a kept fold whose program waits at once (MPI_Wait
-// right after the MPI_I call) takes ~50-100 ns here (the handle's return, the wait's
-// entry); at least this many ticks (~180 ns of a 2.1 GHz counter) mean work between.
+// right after the MPI_I call) took under 128 ticks (60 ns of this VM's 2.1 GHz counter)
+// in nbc_latency's loops; at least this many (~180 ns) mean work in between.
 inline constexpr std::uint64_t kWorkTicks = 384;
 
 // Whether a call whose rest would be kept polls at issue for its members' posts first
-// (wait.hpp poll_briefly, as every posting call): not while the communicator's kept
+// (wait.hpp poll_briefly, as every posting call). Not while the communicator's kept
 // folds are first waited for or tested at least kWorkTicks after their start: the
-// program works between issue and wait, and its members, issuing together, have
-// posted by then (each such fold sets kFoldCredit, each other one takes one off, so
-// that one hurried wait does not end it). The program's habit, not the members'
-// arrival, decides: members in different modes would make each other's evidence. Then a poll would spend the cross-core
-// latency that work hides, and the kept fold costs less than a second run of the plan.
-// Otherwise it polls (back-to-back issue and wait: the call completes at issue, faster),
-// except every kFoldLookEvery-th call, which keeps its fold to look again.
+// program works between issue and wait, its members, issuing together, have posted by
+// then, and a poll would spend the cross-core latency that the work hides (each such
+// fold sets kFoldCredit, each other one takes one off, so that one hurried wait does
+// not end it). The program's habit decides, not whether the posts were there: members
+// in different modes would make each other's evidence. Otherwise it polls (back-to-back
+// issue and wait: the call completes at issue, faster), except every
+// kFoldLookEvery-th call, which keeps its fold to look again.
 inline constexpr std::uint8_t kFoldLookEvery = 16;
 inline constexpr std::uint8_t kFoldCredit = 3;
 inline bool poll_at_issue(CommObj& c) {
