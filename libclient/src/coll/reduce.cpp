@@ -409,9 +409,18 @@ void publish_shared(Call& k, bool ok) {
   open_gate(k);  // release: the waiters acquire all of the above
 }
 
+// Inputs beyond the descriptor line sit in each member's slot: asks for the first line
+// of members lo..hi's (not our own) before the fold reads them.
+void prefetch_stages(const Call& k, int lo, int hi, std::uint64_t in_bytes) {
+  if (in_bytes <= layout::kInlineBytes) return;
+  for (int r = lo; r <= hi; ++r) {
+    if (r != k.me) __builtin_prefetch(stage_in(k, r, k.small_stage));
+  }
+}
+
 // A call posted at issue whose rest is fold_staged() into the user's buffer: kept in
 // g_posted_fold (posted_fold.hpp). Not on a gated communicator (the members may share
-// one fold), nor for an input that exposes memory (finish() then waits for readers).
+// one fold). A staged input never exposes memory, so finish() waits for nobody.
 void keep_fold(const Call& k, const Geometry& g, const Plan& p, std::byte* res_img, MPI_Count in_span) {
   g_posted_fold = PostedFold{k, p.lo, p.hi, g.at(p.res_first), p.res_n, g.span(p.res_n), g.tlb,
                              static_cast<std::uint64_t>(in_span), res_img};
@@ -458,7 +467,7 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     // A call that stops here with a rest that is one fold into the user's buffer keeps
     // what that fold needs (keep_fold); progress() runs it.
     if (part == Part::bounded && p.folds()) {
-      const bool keep = direct && !k.gated && !k.exposed;
+      const bool keep = direct && !k.gated;
       if ((keep && !poll_at_issue(*k.comm)) || !posts_arrive(k, p.lo, p.hi)) {
         if (k.opener) open_gate(k);
         if (keep) keep_fold(k, g, p, res_img, in_span);
@@ -475,14 +484,9 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     if (take_shared(k, res_img, full, block_at, len)) return finish(k) ? MPI_SUCCESS : aborted(why);
   }
   if (p.folds()) {
-    // Inputs beyond the descriptor line sit in each member's slot: ask for their first
-    // lines now, so that those misses overlap the descriptors' instead of following
-    // them (in a stream the members posted long ago).
-    if (static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
-      for (int r = p.lo; r <= p.hi; ++r) {
-        if (r != k.me) __builtin_prefetch(stage_in(k, r, k.small_stage));
-      }
-    }
+    // The staged inputs' first lines now, so that those misses overlap the descriptors'
+    // instead of following them (in a stream the members posted long ago).
+    prefetch_stages(k, p.lo, p.hi, static_cast<std::uint64_t>(in_span));
     // An allreduce or reduce_scatter member needs every post: on a gated communicator
     // it sleeps until the last one (a no-op otherwise).
     if (!k.opener && p.lo == 0 && p.hi == k.n - 1 && !wait_arrivals(k)) return aborted(why);
@@ -533,7 +537,7 @@ FoldStep run_posted_fold(PostedFold& f, const Reducer& op) {
     k.comm->fold_since_look = 0;
   }
   int r = f.lo;  // members before r have posted
-  while (r <= f.hi && (r == k.me || desc(k, r).seq.load(std::memory_order_acquire) == k.seq)) ++r;
+  while (r <= f.hi && (r == k.me || posted_now(k, r))) ++r;
   if (r <= f.hi) return job_aborted() ? FoldStep::general : FoldStep::waiting;
   // What reduce_staged's sizes_agree() would find: every post valid, staged and as
   // long as ours; anything else goes the general way.
@@ -542,11 +546,7 @@ FoldStep run_posted_fold(PostedFold& f, const Reducer& op) {
     const layout::CallDesc& d = desc(k, r);
     if (r != k.me && ((d.status & kNotStaged) != 0 || d.bytes != f.in_bytes)) return FoldStep::general;
   }
-  if (f.in_bytes > layout::kInlineBytes) {
-    for (int q = f.lo; q <= f.hi; ++q) {
-      if (q != k.me) __builtin_prefetch(stage_of(k, q));
-    }
-  }
+  prefetch_stages(k, f.lo, f.hi, f.in_bytes);
   fold_staged(k, op, f.lo, f.hi, f.off, f.n, f.span, f.tlb, f.res);
   (void)finish(k);  // nothing exposed: it waits for nobody
   return FoldStep::done;
