@@ -30,7 +30,8 @@
  * The computation is a dependent chain of floating-point multiply-adds on registers (no
  * memory traffic to compete with the collective's), calibrated once per launch on every
  * rank (the best of 11 timed runs of 2000 units: preemption does not stretch it) to units
- * of ~50 ns; t_pure is divided into units on every rank alike.
+ * of ~50 ns (compute_util.h, shared with overlap_limit.c); t_pure is divided into units on
+ * every rank alike.
  *
  * Data, as coll_latency.c: every message starts as an exact integer pattern particular to
  * the message (sender and destination); before each call its senders stamp its first and
@@ -76,6 +77,7 @@
 #include <string.h>
 
 #include "case_util.h"
+#include "compute_util.h"
 #include "rma_util.h"
 
 enum coll { C_IALLREDUCE, C_IBCAST, C_ISCATTER, C_ALLREDUCE, C_BCAST, C_SCATTER, C_COUNT };
@@ -102,35 +104,6 @@ struct ctx {
 };
 
 static const struct case_words words = {"nbc_latency", "calls", "elements in the last call's results"};
-
-/* ---- The dummy computation -------------------------------------------------------------- */
-
-#define UNIT_OPS 16 /* dependent multiply-adds per unit: ~50 ns */
-static volatile double compute_seed = 1.0;
-static volatile double compute_sink;
-
-/* `units` units of arithmetic, no memory traffic and no MPI call (the compiler cannot drop
- * it: the chain starts at a volatile and ends in one). */
-static void dummy_compute(long units) {
-  double x = compute_seed;
-  for (long i = 0; i < units; ++i)
-    for (int j = 0; j < UNIT_OPS; ++j) x = x * 0.9999999 + 1e-9;
-  compute_sink = x;
-}
-
-/* Seconds per unit on this rank: the best of 11 runs of 2000 units (~0.1 ms each; a run
- * that was preempted does not count). */
-static double calibrate_compute(void) {
-  double best = 1.0;
-  dummy_compute(2000);
-  for (int t = 0; t < 11; ++t) {
-    const double t0 = now_s();
-    dummy_compute(2000);
-    const double dt = (now_s() - t0) / 2000.0;
-    if (dt > 0 && dt < best) best = dt;
-  }
-  return best;
-}
 
 /* ---- Data (as coll_latency.c) ----------------------------------------------------------- */
 
@@ -424,7 +397,7 @@ int main(int argc, char** argv) {
   }
 
   struct ctx c = {.rank = rank, .p = size, .comm = MPI_COMM_WORLD};
-  const double unit_s = calibrate_compute();
+  const double unit_s = calibrate_units(dummy_compute);
   ctl_open(&c.ctl, rank, size, CTL_VALS);
   long sbytes = 64, rbytes = 64; /* what the largest case of any collective needs on this rank */
   for (int i = 0; i < a.nnames; ++i)
