@@ -5,8 +5,9 @@
  * Two processes (fork) share an anonymous MAP_SHARED mapping holding one flag each, on
  * its own 64-byte cache line: a uint64 generation counter (pair_util.h, shared with
  * overlap_limit.c). Barrier number g (g = 1, 2, ...): store g to the own flag (release),
- * then spin with a pause instruction until the other's flag is >= g (acquire). That is one cache-line transfer each way, with no
- * sleeping, no library and no bookkeeping: nothing a real barrier can beat.
+ * then spin with a pause instruction until the other's flag is >= g (acquire). That is
+ * one cache-line transfer each way, with no sleeping, no library and no bookkeeping:
+ * nothing a real barrier can beat.
  *
  * The parent ("rank 0") is pinned to CPU 0, the child to CPU 1. Same scheme as
  * barrier_latency.c: WARMUP barriers, then REPETITIONS loops of ITERATIONS barriers, each
