@@ -123,6 +123,11 @@ struct AssumeCoreNeeded {
   bool operator()() const { return true; }
 };
 
+// The default step before each sleep of wait_flag: none.
+struct NothingBeforeSleep {
+  void operator()() const {}
+};
+
 // Polls ready() with a pause between polls until it is true, for at most
 // g_wait.issue_spin_ns (the clock is read every 8th poll; vDSO, no syscall) or until
 // the job aborts: for a nonblocking call at issue whose members are moments away, a
@@ -156,10 +161,12 @@ inline constexpr std::uint32_t kIdleSpinLimit = 10000;
 // Spins spin_limit times, then (oversubscribed) yields up to yield_limit times while
 // `core_needed()` says a rank sharing the core has work to do, else spins on; then
 // sleeps. `owed`: a flag this rank posted and has not paid the wake for; paid on every
-// exit and before sleeping.
-template <class CoreNeeded = AssumeCoreNeeded>
+// exit and before sleeping. `before_sleep()` runs before each sleep (a sleep lasts up to
+// kSleepSliceNs when nothing wakes it; the caller may refresh what shmpi-dump shows).
+template <class CoreNeeded = AssumeCoreNeeded, class BeforeSleep = NothingBeforeSleep>
 inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed = nullptr,
-                      CoreNeeded core_needed = {}, std::uint32_t spin_limit = g_wait.spin_limit) {
+                      CoreNeeded core_needed = {}, std::uint32_t spin_limit = g_wait.spin_limit,
+                      BeforeSleep before_sleep = {}) {
   std::uint32_t spins = 0, yields = 0, idle = 0;
   for (;;) {
     const std::uint32_t v = f.value.load(std::memory_order_acquire);
@@ -193,6 +200,7 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed 
       pay_wake(*owed);
       owed = nullptr;
     }
+    before_sleep();
     // The broker wakes a parked rank through the job segment offset; a flag in another
     // mapping (a window's control block) is not published: its sleep is bounded by
     // kSleepSliceNs, which bounds how late such a waiter notices an abort.

@@ -9,7 +9,10 @@ source "$(dirname "$0")/lib.sh"
 start_hold_job comm_hold 4
 
 # The last rank signals readiness before the others enter their hang: wait until the
-# dump shows rank 2 in the half's barrier and ranks 0 and 1 in dup's allreduce.
+# dump shows rank 2 in the half's barrier and ranks 0 and 1 in dup's allreduce, each
+# waiting on a member that has not arrived. (A member names the first one it found not
+# posted: rank 0 may name rank 1 until it looks again, at the latest before its next
+# sleep, docs/collectives.md "shmpi-dump".)
 held=
 deadline=$(($(date +%s) + 30))
 while [ "$(date +%s)" -lt $deadline ]; do
@@ -17,8 +20,11 @@ while [ "$(date +%s)" -lt $deadline ]; do
   if python3 - "$scratch/poll" <<'PY'
 import json, sys
 cs = json.load(open(sys.argv[1]))["comms"]
-inside = sorted(tuple(c["stall"]["inside"]) for c in cs if c.get("ok") and c["stall"])
-sys.exit(0 if inside == [(0, 1), (1,)] else 1)
+stalled = [c for c in cs if c.get("ok") and c["stall"]]
+inside = sorted(tuple(c["stall"]["inside"]) for c in stalled)
+settled = all(r["waiting_on"] in c["stall"]["waiting_for"] for c in stalled for r in c["ranks"]
+              if r["rank"] in c["stall"]["inside"])
+sys.exit(0 if inside == [(0, 1), (1,)] and settled else 1)
 PY
   then held=1; break; fi
   sleep 0.1

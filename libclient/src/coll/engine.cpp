@@ -322,9 +322,10 @@ bool sleep_on_gate(Call& k, bool until_open) {
   const bool known = core_mates(k.comm);
   const std::vector<int>& mates = k.comm->core_mates;
   // One pass over the posts: shows the first member not yet posted (for shmpi-dump;
-  // refreshed at every yield or spin below, so a waiter that goes to sleep names one
-  // that had not posted then) and returns whether a missing one is pinned to our core
-  // (any missing one if ranks are not pinned). `missing`: whether any is.
+  // refreshed at every yield or idle spin below and before every sleep, so a sleeping
+  // waiter names one that had not posted when it last went to sleep, at most a sleep
+  // slice ago) and returns whether a missing one is pinned to our core (any missing one
+  // if ranks are not pinned). `missing`: whether any is.
   int shown = -1;
   auto scan = [&](bool& missing) {
     int first = 0;
@@ -350,7 +351,7 @@ bool sleep_on_gate(Call& k, bool until_open) {
     if ((o >> 32) != k.seq) return false;
     return std::find(mates.begin(), mates.end(), static_cast<int>(o & 0xffffffff)) != mates.end();
   };
-  const bool ok = wait_flag(rel, k.seq, nullptr, core_needed, g_wait.coll_spin_limit);
+  const bool ok = wait_flag(rel, k.seq, nullptr, core_needed, g_wait.coll_spin_limit, [&] { (void)scan(missing); });
   k.mine->waiting_on.store(-1, std::memory_order_relaxed);
   return ok;
 }
