@@ -75,11 +75,17 @@ static inline int cmp_double(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
+/* The median of v[0..n), sorted in place (v[0] is then the minimum); 0 if n <= 0. */
+static inline double median_in_place(double* v, int n) {
+  if (n <= 0) return 0.0;
+  qsort(v, (size_t)n, sizeof v[0], cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* Sorts the per-loop values and prints
  *   RESULT bench=<name> ranks=<n> min_us=<x> median_us=<y> iters=<i> */
 static inline void print_result(const char* bench, int ranks, double* us, int reps, long iters) {
-  qsort(us, (size_t)reps, sizeof us[0], cmp_double);
-  const double median = reps % 2 ? us[reps / 2] : 0.5 * (us[reps / 2 - 1] + us[reps / 2]);
+  const double median = median_in_place(us, reps);
   printf("RESULT bench=%s ranks=%d min_us=%.4f median_us=%.4f iters=%ld\n", bench, ranks, us[0], median, iters);
   fflush(stdout);
 }

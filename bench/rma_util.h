@@ -156,11 +156,7 @@ static inline long warmup_chunk(long warmup, long done, int k) {
 }
 
 /* The median of the n chunk paces in t[] (sorted in place); 0 if none. */
-static inline double median_pace(double* t, int n) {
-  if (n <= 0) return 0.0;
-  qsort(t, (size_t)n, sizeof t[0], cmp_double);
-  return n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
-}
+static inline double median_pace(double* t, int n) { return median_in_place(t, n); }
 
 /* After a loop of `iters` iterations that took loop_s: the next loop's length (rank 0
  * decides; share it with share_from_rank0 if other ranks loop too): shortened after an
