@@ -19,9 +19,10 @@
 // The writer's RMW may be deferred (post_flag + owe the wake): an RMW right after
 // the store stalls until the store owns the cache line, i.e. one cross-core transfer
 // spent before the writer can start polling its own next flag. A rank that posts and
-// then waits settles the debt when its wait ends, or before it sleeps -- so a reader
-// that fell asleep on the posted flag is woken no later than the writer stops spinning,
-// and the dissemination barrier's round k never depends on a round-k wake.
+// then waits settles the debt during its wait (asymmetric mode: after its first pause),
+// when it ends, or before it sleeps -- so a reader that fell asleep on the posted flag
+// is woken no later than the writer stops spinning, and the dissemination barrier's
+// round k never depends on a round-k wake.
 #pragma once
 
 #include <linux/membarrier.h>
@@ -157,30 +158,20 @@ bool poll_briefly(Ready ready) {
 // yielding would only hand the core to another waiter; ~0.5 ms, then it sleeps.
 inline constexpr std::uint32_t kIdleSpinLimit = 10000;
 
-// Waits until reached(flag.value, target). Returns false if the job was aborted.
-// Spins spin_limit times, then (oversubscribed) yields up to yield_limit times while
-// `core_needed()` says a rank sharing the core has work to do, else spins on; then
-// sleeps. `owed`: a flag this rank posted and has not paid the wake for; paid on every
-// exit and before sleeping. `before_sleep()` runs before each sleep (a sleep lasts up to
-// kSleepSliceNs when nothing wakes it; the caller may refresh what shmpi-dump shows).
-template <class CoreNeeded = AssumeCoreNeeded, class BeforeSleep = NothingBeforeSleep>
-inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed = nullptr,
-                      CoreNeeded core_needed = {}, std::uint32_t spin_limit = g_wait.spin_limit,
-                      BeforeSleep before_sleep = {}) {
-  std::uint32_t spins = 0, yields = 0, idle = 0;
+// wait_flag() past its spin budget (out of line: the caller's hot loop keeps its
+// registers; inlined whole, the slow phases made the barrier's loop spill).
+template <class CoreNeeded, class BeforeSleep>
+[[gnu::noinline]] bool wait_flag_slow(layout::Flag& f, std::uint32_t target, layout::Flag* owed,
+                                      CoreNeeded core_needed, BeforeSleep before_sleep) {
+  std::uint32_t yields = 0, idle = 0;
   for (;;) {
     const std::uint32_t v = f.value.load(std::memory_order_acquire);
     if (reached(v, target) || job_aborted()) {
       if (owed != nullptr) pay_wake(*owed);
       return reached(v, target);
     }
-    if (spins < spin_limit) {
-      ++spins;
-      cpu_relax();
-      continue;
-    }
-    // Past the spin budget: run the point-to-point engine at each yield, every 256 idle
-    // spins, and before sleeping (not at each idle spin: that is the cheap phase).
+    // Run the point-to-point engine at each yield, every 256 idle spins, and before
+    // sleeping (not at each idle spin: that is the cheap phase).
     const auto engine = [] { return g_wait.engine_poll != nullptr && g_wait.engine_poll(); };
     if (yields < g_wait.yield_limit) {
       if (core_needed()) {
@@ -211,6 +202,38 @@ inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed 
                   [target](std::uint32_t seen) { return reached(seen, target); });
     g_wait.self->parked_on.store(0, std::memory_order_relaxed);
   }
+}
+
+// Waits until reached(flag.value, target). Returns false if the job was aborted.
+// Spins spin_limit times, then (oversubscribed) yields up to yield_limit times while
+// `core_needed()` says a rank sharing the core has work to do, else spins on; then
+// sleeps. `owed`: a flag this rank posted and has not paid the wake for; paid on every
+// exit and before sleeping. `before_sleep()` runs before each sleep (a sleep lasts up to
+// kSleepSliceNs when nothing wakes it; the caller may refresh what shmpi-dump shows).
+template <class CoreNeeded = AssumeCoreNeeded, class BeforeSleep = NothingBeforeSleep>
+inline bool wait_flag(layout::Flag& f, std::uint32_t target, layout::Flag* owed = nullptr,
+                      CoreNeeded core_needed = {}, std::uint32_t spin_limit = g_wait.spin_limit,
+                      BeforeSleep before_sleep = {}) {
+  for (std::uint32_t spins = 0; spins < spin_limit; ++spins) {
+    const std::uint32_t v = f.value.load(std::memory_order_acquire);
+    if (reached(v, target) || job_aborted()) [[likely]] {
+      if (owed != nullptr) pay_wake(*owed);
+      return reached(v, target);
+    }
+    cpu_relax();
+    // Asymmetric mode: the debt is a plain load of the line we posted, paid after the
+    // first pause, not when the wait ends. A load of that line while its post is
+    // still taking it from the reader stalls, and at the end of the wait the reader's
+    // polls are taking it back: paid there, it delayed our next post by ~30 ns, 1.9x
+    // the bare flag barrier at 2 ranks (docs/architecture.md "Barrier algorithms").
+    // Any time after the post is as good for the handshake (a sleeper's membarrier
+    // orders it).
+    if (owed != nullptr && g_wait.asymmetric) {
+      pay_wake(*owed);
+      owed = nullptr;
+    }
+  }
+  return wait_flag_slow(f, target, owed, core_needed, before_sleep);
 }
 
 }  // namespace shmpi::client
