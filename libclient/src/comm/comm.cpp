@@ -36,6 +36,9 @@ namespace {
 
 std::mutex g_mutex;
 std::unordered_set<CommObj*> g_comms;
+// Moves (under g_mutex) whenever a communicator leaves g_comms: lookup()'s per-thread
+// last answer stands while it has not moved.
+std::atomic<std::uint64_t> g_removals{0};
 
 // What a leader announces in its RankSlot::exchange (world creation, create_group).
 struct Announce {
@@ -221,6 +224,7 @@ void finalize_all() {
     std::lock_guard<std::mutex> lock(g_mutex);
     live.assign(g_comms.begin(), g_comms.end());
     g_comms.clear();
+    g_removals.fetch_add(1, std::memory_order_release);
   }
   for (CommObj* c : live) {
     dir_remove(c);
@@ -237,9 +241,21 @@ void finalize_all() {
 }
 
 CommObj* lookup(MPI_Comm h) {
+  // Every call on a communicator of the program's own validates the same handle: the
+  // thread's last answer stands until some communicator is removed, without the
+  // registry's mutex and hash (as types::lookup_other and borrow_op do; 2 ranks,
+  // MPI_Barrier on a dup of MPI_COMM_WORLD: ~100 of its instructions).
+  thread_local MPI_Comm t_last_handle = MPI_COMM_NULL;
+  thread_local std::uint64_t t_last_removals = 0;
+  if (h == t_last_handle && g_removals.load(std::memory_order_acquire) == t_last_removals) {
+    return reinterpret_cast<CommObj*>(h);
+  }
   auto* p = reinterpret_cast<CommObj*>(h);
   std::lock_guard<std::mutex> lock(g_mutex);
-  return g_comms.count(p) ? p : nullptr;
+  if (g_comms.count(p) == 0) return nullptr;
+  t_last_handle = h;
+  t_last_removals = g_removals.load(std::memory_order_relaxed);
+  return p;
 }
 
 int split(CommObj* parent, int color, int key, CommObj** out, std::string& why) {
@@ -378,7 +394,7 @@ void rename(CommObj* c) { dir_rename(c); }
 
 void retire(CommObj* c) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  g_comms.erase(c);
+  if (g_comms.erase(c) != 0) g_removals.fetch_add(1, std::memory_order_release);
 }
 
 void destroy(CommObj* c) {
