@@ -931,8 +931,11 @@ def check_plausibility(b: Bench, runs: list[dict]) -> list[dict]:
     """Marks launches at a sentinel reference's rank count whose numbers are not comparable.
 
     Only references with `sentinels` (the bare flag barrier): nothing that synchronizes
-    those ranks beats it. The usual floor is the median of its once-per-round runs. Each
-    launch at its rank count has a sentinel floor measured just before and just after it:
+    those ranks beats it. Each launch at its rank count has a sentinel floor measured just
+    before and just after it. The usual floor is the median of every measurement of it:
+    its once-per-round runs and all the sentinels (a VM that switches between a fast and
+    a slow state within seconds left the once-per-round runs mostly slow in some runs, and
+    their median then called every fast-state launch a transient):
       - a sentinel well below the usual floor: the machine itself was unusually fast
         around this launch -> status "machine transient" (not used; not a failure);
       - otherwise a launch well below the floor next to it cannot have synchronized ->
@@ -949,12 +952,14 @@ def _check_plausibility_at(ref: Reference, runs: list[dict]) -> list[dict]:
     usual = [r["median_us"] for r in runs if is_reference_run(r, ref) and r["status"] == "ok"]
     if not usual:
         return []
+    usual += [f for r in runs if not is_reference_run(r) and r["ranks"] == ref.ranks
+              for f in r.get("floor_us", []) if f is not None]
     usual_floor = statistics.median(usual)
     marked = []
     for r in runs:
         if is_reference_run(r, ref) and r["status"] == "ok" and r["median_us"] < TRANSIENT_FRACTION * usual_floor:
             r["status"] = "machine transient"
-            r["stderr_tail"] = f"{r['median_us']:.4g} us, median over the rounds {usual_floor:.4g} us"
+            r["stderr_tail"] = f"{r['median_us']:.4g} us, usually {usual_floor:.4g} us"
             marked.append(r)
             continue
         if is_reference_run(r) or r["ranks"] != ref.ranks or r["status"] != "ok":
