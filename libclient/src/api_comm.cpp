@@ -74,16 +74,17 @@ int PMPI_Barrier(MPI_Comm comm) {
   int rc = MPI_SUCCESS;
   CommObj* c = initialized_comm_arg(comm, "MPI_Barrier", rc);
   if (c == nullptr) return rc;
-  // MPI_COMM_WORLD's tuned barrier (barrier.cpp) called straight: with a core per
-  // rank every instruction between seeing the partner's flag and the next post adds to
-  // the latency (2 ranks: ~8 ns of the ~50 ns bare flag barrier for going through
-  // coll::barrier, which does the same for it).
-  if (c == &g_world && c->size > 1 && !coll::nonblocking_call()) [[likely]] {
-    if (world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) return MPI_SUCCESS;
-    return raise(c, MPI_ERR_PROC_ABORTED, "MPI_Barrier: job aborted: " + abort_reason());
-  }
+  // MPI_COMM_WORLD's tuned barrier called straight (coll/collectives.hpp
+  // takes_world_barrier; 2 ranks: ~8 ns of the ~50 ns bare flag barrier for going
+  // through coll::barrier).
   std::string why;
-  const int cls = coll::barrier(c, why);
+  int cls = MPI_SUCCESS;
+  if (coll::takes_world_barrier(c)) [[likely]] {
+    if (world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) return MPI_SUCCESS;
+    cls = coll::aborted(why);
+  } else {
+    cls = coll::barrier(c, why);
+  }
   return cls == MPI_SUCCESS ? MPI_SUCCESS : raise(c, cls, "MPI_Barrier: " + why);
 }
 

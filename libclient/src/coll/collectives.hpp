@@ -11,11 +11,18 @@
 #include <string>
 
 #include "coll/engine.hpp"
+#include "coll/fiber.hpp"
 #include "op_objects.hpp"
 
 namespace shmpi::client::coll {
 
 int barrier(CommObj* c, std::string& why, Part part = Part::whole);
+// Whether a barrier on c is MPI_COMM_WORLD's tuned one (barrier.cpp world_barrier, on
+// the job segment): a blocking call on it with more than one rank (an MPI_Ibarrier takes
+// the communicator's block like any other nonblocking call). barrier() asks first;
+// MPI_Barrier asks before it, so that at 2 ranks no instruction of barrier()'s own
+// lies between the partner's flag and the next post.
+inline bool takes_world_barrier(const CommObj* c) { return c == &g_world && c->size > 1 && !nonblocking_call(); }
 int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why, Part part = Part::whole);
 // send: n pieces at the root (ignored elsewhere); recv_in_place: the root keeps its piece.
 int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why,

@@ -171,11 +171,8 @@ bool pump_pieces(Call& k, const Buf* send) {
 
 int barrier(CommObj* c, std::string& why, Part part) {
   if (c->size == 1) return MPI_SUCCESS;
-  if (c == &g_world && !nonblocking_call()) {
-    // The world barrier's tuned algorithms (barrier.cpp) on the job segment; an
-    // MPI_Ibarrier takes the communicator's block like any other nonblocking call.
-    if (!world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates)) return aborted(why);
-    return MPI_SUCCESS;
+  if (takes_world_barrier(c)) {
+    return world_barrier(g_rt.seg, g_rt.rank, g_rt.barrier_algo, g_rt.core_mates) ? MPI_SUCCESS : aborted(why);
   }
   if (const NumaGroups& ng = numa_groups(c); ng.active && !nonblocking_call()) return numa_barrier(c, ng, why);
   Call k = begin(c, layout::CollKind::barrier);
