@@ -15,6 +15,7 @@
 
 #include "api.hpp"
 #include "api_datatype.hpp"
+#include "coll/lean_allreduce.hpp"
 #include "coll/nbc.hpp"
 #include "coll/plan.hpp"
 #include "info/info.hpp"
@@ -540,6 +541,11 @@ int reduce_call(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count c
     }
     if (sbuf != MPI_IN_PLACE) ck.not_null(sbuf, total, p.reducer.type, "send");
     if (has_recv) ck.not_null(rbuf, mine, p.reducer.type, "recv");
+  }
+  // A small MPI_Iallreduce's own path (coll/lean_allreduce.hpp).
+  if (t.mode == Mode::nonblocking && kind == coll::ReduceKind::allreduce && ck.ok() && t.request != nullptr &&
+      coll::lean_allreduce_fits(p)) {
+    return coll::lean_allreduce(p, t.request);
   }
   return issue(p, t);
 }

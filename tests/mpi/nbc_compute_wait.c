@@ -15,7 +15,10 @@
  *   MPI_Iscan        the matrix product over ranks 0..me
  *   MPI_Iexscan      MPI_SUM over ranks 0..me-1 (rank 0's buffer is not checked)
  * then two in flight at once: MPI_Iallreduce and MPI_Iscan started back to back, the
- * computation, completed in reverse order.
+ * computation, completed in reverse order. Then MPI_Iallreduce MPI_MINLOC and MPI_MAXLOC
+ * on every pair type (MPI-4.1 6.9.4), 1 and 37 pairs whose values tie across ranks (the
+ * smaller index wins), in place on odd iterations, with the computation between start
+ * and completion on even iterations and none on odd ones.
  * Prints "nbc_compute_wait: OK (N checks)" on rank 0.
  * Usage: nbc_compute_wait [ITERS] (default 40) */
 #include <stdlib.h>
@@ -145,6 +148,56 @@ static void one_count(long n, int it, MPI_Op mat, MPI_Comm comm) {
   free(s), free(r), free(ms), free(mr);
 }
 
+/* MINLOC / MAXLOC on one pair type: values tie across ranks often; the index is the
+ * rank's, scrambled per element (so a tie is not always won by the lower rank). */
+#define PAIR_CASE(T, TY)                                                                              \
+  static void pair_##T(MPI_Datatype dt, const char* name, long n, int it, MPI_Comm comm) {            \
+    struct P { TY v; int i; };                                                                       \
+    struct P s[37], r[37];                                                                           \
+    const int in_place = it % 2 == 1;                                                               \
+    for (int o = 0; o < 2; ++o) {                                                                    \
+      const MPI_Op op = o == 0 ? MPI_MINLOC : MPI_MAXLOC;                                           \
+      for (long e = 0; e < n; ++e) {                                                                 \
+        s[e].v = (TY)(((e * 7 + it * 3) % 5 == 0) ? 2 : (me * 5 + e + it) % 4);                       \
+        s[e].i = (int)((me * 13 + e * 5 + it) % 17);                                                 \
+        r[e] = in_place ? s[e] : (struct P){(TY)-1, -1};                                             \
+      }                                                                                              \
+      MPI_Request rq;                                                                                \
+      CHECK_MPI(MPI_Iallreduce(in_place ? MPI_IN_PLACE : s, r, (int)n, dt, op, comm, &rq));         \
+      if (it % 2 == 0) compute();                                                                    \
+      complete(&rq, 1, it);                                                                          \
+      for (long e = 0; e < n; ++e) {                                                                 \
+        long wv = 0;                                                                                 \
+        int wi = 0;                                                                                  \
+        for (int q = 0; q < np; ++q) {                                                               \
+          const long v = ((e * 7 + it * 3) % 5 == 0) ? 2 : (q * 5 + e + it) % 4;                     \
+          const int i = (int)((q * 13 + e * 5 + it) % 17);                                          \
+          if (q == 0 || (o == 0 ? v < wv : v > wv) || (v == wv && i < wi)) wv = v, wi = i;           \
+        }                                                                                            \
+        EXPECT(r[e].v == (TY)wv && r[e].i == wi, "iteration %d: MPI_Iallreduce %s on %s%s pair %ld is (%ld, %d), want (%ld, %d)", \
+               it, o == 0 ? "MPI_MINLOC" : "MPI_MAXLOC", name, in_place ? " (in place)" : "", e,          \
+               (long)r[e].v, r[e].i, wv, wi);                                                        \
+      }                                                                                              \
+    }                                                                                                \
+  }
+PAIR_CASE(float_int, float)
+PAIR_CASE(double_int, double)
+PAIR_CASE(long_int, long)
+PAIR_CASE(two_int, int)
+PAIR_CASE(short_int, short)
+PAIR_CASE(long_double_int, long double)
+
+static void pairs(int it, MPI_Comm comm) {
+  for (long n = 1; n <= 37; n += 36) {
+    pair_float_int(MPI_FLOAT_INT, "MPI_FLOAT_INT", n, it, comm);
+    pair_double_int(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", n, it, comm);
+    pair_long_int(MPI_LONG_INT, "MPI_LONG_INT", n, it, comm);
+    pair_two_int(MPI_2INT, "MPI_2INT", n, it, comm);
+    pair_short_int(MPI_SHORT_INT, "MPI_SHORT_INT", n, it, comm);
+    pair_long_double_int(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", n, it, comm);
+  }
+}
+
 int main(int argc, char** argv) {
   coll_init(&argc, &argv);
   const int iters = argc > 1 ? atoi(argv[1]) : 40;
@@ -160,6 +213,7 @@ int main(int argc, char** argv) {
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; ++c) {
       one_count(counts[c], it, mat, it % 2 == 0 ? MPI_COMM_WORLD : dup);
     }
+    pairs(it, it % 4 < 2 ? MPI_COMM_WORLD : dup);
   }
   CHECK_MPI(MPI_Comm_free(&dup));
   CHECK_MPI(MPI_Op_free(&mat));

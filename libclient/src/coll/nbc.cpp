@@ -138,19 +138,6 @@ void attach(CollRequest& r) {
   r.raise_on_owner = &raise_on_comm;
 }
 
-namespace {
-// What running a call now, off a task, needs besides readiness: valid arguments, and
-// no call of its communicator in flight on this rank (begin() would wait for it, and
-// the sequence numbers must go to the calls in issue order anyway).
-bool first_in_line(const Plan& p) { return p.ok() && p.comm->nbc_running == 0 && current_task() == nullptr; }
-// begin() need not wait for our own call seq - kStageDepth (a call started off a task
-// must not wait there).
-bool own_slot_free(const Plan& p) {
-  const CommObj* c = p.comm;
-  return reached(c->done_upto, c->seq + 1 - layout::kStageDepth);
-}
-}  // namespace
-
 Start start_mode(const Plan& p) {
   if (!first_in_line(p)) return Start::task;
   const bool slot = own_slot_free(p);
@@ -335,6 +322,11 @@ void start_posted(CollRequest& r) {
   g_posted_fold.k.reset();
   defer(r, seq, CollRequest::Deferred::poster);
   if (r.fold.k) r.fold.issued = ticks();
+}
+
+void start_kept(CollRequest& r) {
+  defer(r, r.fold.k->seq, CollRequest::Deferred::poster);
+  r.fold.issued = ticks();
 }
 
 void start_taken(CollRequest& r, bool on_task) {

@@ -16,6 +16,7 @@
 #include "coll/plan.hpp"
 #include "coll/posted_fold.hpp"
 #include "request/request.hpp"
+#include "wait.hpp"
 
 namespace shmpi::client::coll {
 
@@ -79,6 +80,18 @@ void attach(CollRequest& r);
 //    above) or kNeedsTask (start_taken(r, true): on its task). Its first wait is the
 //    check: a reader's poll for its root's post, a root's reservation.
 enum class Start : std::uint8_t { at_issue, posting, deferred, task, trial };
+// What running a call now, off a task, needs besides readiness: valid arguments, and
+// no call of its communicator in flight on this rank (begin() would wait for it, and
+// the sequence numbers must go to the calls in issue order anyway).
+inline bool first_in_line(const Plan& p) {
+  return p.ok() && p.comm->nbc_running == 0 && current_task() == nullptr;
+}
+// begin() need not wait for our own call seq - kStageDepth (a call started off a task
+// must not wait there).
+inline bool own_slot_free(const Plan& p) {
+  const CommObj* c = p.comm;
+  return reached(c->done_upto, c->seq + 1 - layout::kStageDepth);
+}
 Start start_mode(const Plan& p);
 // Inline: with the preset request these are all a call completed at issue adds to
 // the blocking call's path (an out-of-line run_now was a frame and a call more).
@@ -106,6 +119,9 @@ inline int run_now(Start how, Plan& p, std::string& why) {
 // call. r took over the plan.
 void start_taken(CollRequest& r, bool on_task);
 void start_posted(CollRequest& r);
+// A call that posted at issue and kept its fold in r.fold (lean_allreduce.cpp): in
+// flight from now as call r.fold.k->seq, folded by progress(). r's plan is the call's.
+void start_kept(CollRequest& r);
 void start_deferred(CollRequest& r);
 void start_task(CollRequest& r);
 // Starts a request's call as start_mode() says: r is complete now, or in flight

@@ -18,8 +18,8 @@
 
 namespace shmpi::client::coll {
 
-struct PostedFold {
-  std::optional<Call> k;  // the call as it posted; empty: nothing kept
+// What the fold of a posted call reads and writes.
+struct FoldArgs {
   int lo = 0, hi = -1;    // the members whose inputs are folded, in rank order
   MPI_Count off = 0;      // image offset of this rank's block within each input
   MPI_Count n = 0;        // result elements
@@ -27,6 +27,10 @@ struct PostedFold {
   MPI_Count tlb = 0;      // the datatype's true lower bound
   std::uint64_t in_bytes = 0;  // every member's staged input image
   std::byte* res = nullptr;    // the result image: the user's receive buffer
+};
+
+struct PostedFold : FoldArgs {
+  std::optional<Call> k;  // the call as it posted; empty: nothing kept
   bool looked = false;         // run_posted_fold() has run
   std::uint64_t issued = 0;    // ticks() when its request was started
 };
@@ -73,6 +77,9 @@ extern PostedFold g_posted_fold;
 // an abort: the call's plan runs its rest, which reports it.
 enum class FoldStep : std::uint8_t { waiting, done, general };
 FoldStep run_posted_fold(PostedFold& f, const Reducer& op);
+// Its fold once members f.lo..f.hi have all posted (done), or general if a post is not
+// one it covers.
+FoldStep fold_posted(Call& k, const Reducer& op, const FoldArgs& f);
 
 // Folds members lo..hi's staged inputs (each from image offset `off`) into acc in rank
 // order, right to left (reduce.cpp): n elements, `span` bytes. All have posted.

@@ -422,8 +422,9 @@ void prefetch_stages(const Call& k, int lo, int hi, std::uint64_t in_bytes) {
 // g_posted_fold (posted_fold.hpp). Not on a gated communicator (the members may share
 // one fold). A staged input never exposes memory, so finish() waits for nobody.
 void keep_fold(const Call& k, const Geometry& g, const Plan& p, std::byte* res_img, MPI_Count in_span) {
-  g_posted_fold = PostedFold{k, p.lo, p.hi, g.at(p.res_first), p.res_n, g.span(p.res_n), g.tlb,
-                             static_cast<std::uint64_t>(in_span), res_img};
+  g_posted_fold = PostedFold{{p.lo, p.hi, g.at(p.res_first), p.res_n, g.span(p.res_n), g.tlb,
+                              static_cast<std::uint64_t>(in_span), res_img},
+                             k};
 }
 
 // A member of a gated call after the gate opened: `len` bytes at `off` of the opener's
@@ -539,10 +540,14 @@ FoldStep run_posted_fold(PostedFold& f, const Reducer& op) {
   int r = f.lo;  // members before r have posted
   while (r <= f.hi && (r == k.me || posted_now(k, r))) ++r;
   if (r <= f.hi) return job_aborted() ? FoldStep::general : FoldStep::waiting;
+  return fold_posted(k, op, f);
+}
+
+FoldStep fold_posted(Call& k, const Reducer& op, const FoldArgs& f) {
   // What reduce_staged's sizes_agree() would find: every post valid, staged and as
   // long as ours; anything else goes the general way.
   constexpr std::uint32_t kNotStaged = layout::kDescInvalid | layout::kDescExposed | layout::kDescStreamed;
-  for (r = f.lo; r <= f.hi; ++r) {
+  for (int r = f.lo; r <= f.hi; ++r) {
     const layout::CallDesc& d = desc(k, r);
     if (r != k.me && ((d.status & kNotStaged) != 0 || d.bytes != f.in_bytes)) return FoldStep::general;
   }
