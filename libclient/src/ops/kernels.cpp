@@ -4,6 +4,8 @@
 // auto-vectorizes the loop for the ISA, with a scalar tail that applies the same functor,
 // so body and tail agree by construction. dispatch.cpp picks one table at start.
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -113,19 +115,56 @@ inline constexpr bool kPair = false;
 template <class V, class I>
 inline constexpr bool kPair<ValueIndex<V, I>> = true;
 
+// Elements may sit at any address their size allows, not at their type's alignment: a
+// staged input inline in a collective's descriptor starts at 8 mod 16 (comm.hpp
+// CallDesc::value), and MPI puts no alignment rule on buffers. Types aligned to more
+// than 8 bytes (long double, its complex and pair forms) are read and written with
+// memcpy, which compiles to unaligned moves (through a long double* at 8 mod 16 is
+// undefined behaviour: UBSan found it in a 1-element MPI_LONG_DOUBLE_INT allreduce).
+template <class T>
+inline constexpr bool kOveraligned = alignof(T) > alignof(std::uint64_t);
+template <class T>
+inline T load(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+// (A long double's 6 padding bytes are written with whatever the value's copy holds, as
+// the compiler's own copies of a long double do: they are not part of its value.)
+template <class T>
+inline void store(std::byte* p, const T& v) {
+  std::memcpy(p, &v, sizeof v);
+}
+
 // Pair elements are read and written field by field: a struct's tail padding is outside
 // the type map (MPI_DOUBLE_INT: 12 of its 16 bytes), so a buffer or image may end right
 // after the last index, and bytes of the padding must not be written either. out[i] =
 // a[i] op b[i]; out may be b (element i is read before it is written).
 template <class Op, class P>
-void combine_pairs(const P* a, const P* b, P* out, std::size_t count) {
-  for (std::size_t i = 0; i < count; ++i) {
-    P x, y;
-    x.value = a[i].value, x.index = a[i].index;
-    y.value = b[i].value, y.index = b[i].index;
+void combine_pairs(const void* in_a, const void* in_b, void* to, std::size_t count) {
+  using V = decltype(P::value);
+  using I = decltype(P::index);
+  constexpr std::size_t vo = offsetof(P, value), io = offsetof(P, index);
+  const auto* a = static_cast<const std::byte*>(in_a);
+  const auto* b = static_cast<const std::byte*>(in_b);
+  auto* out = static_cast<std::byte*>(to);
+  for (std::size_t i = 0, at = 0; i < count; ++i, at += sizeof(P)) {
+    const P x{load<V>(a + at + vo), load<I>(a + at + io)};
+    const P y{load<V>(b + at + vo), load<I>(b + at + io)};
     const P r = Op::apply(x, y);
-    out[i].value = r.value;
-    out[i].index = r.index;
+    store(out + at + vo, r.value);
+    store(out + at + io, r.index);
+  }
+}
+
+// out[i] = Op(a[i], b[i]) for an over-aligned element type, element by element.
+template <class Op, class T>
+void combine_unaligned(const void* in_a, const void* in_b, void* to, std::size_t count) {
+  const auto* a = static_cast<const std::byte*>(in_a);
+  const auto* b = static_cast<const std::byte*>(in_b);
+  auto* out = static_cast<std::byte*>(to);
+  for (std::size_t i = 0, at = 0; i < count; ++i, at += sizeof(T)) {
+    store(out + at, static_cast<T>(Op::apply(load<T>(a + at), load<T>(b + at))));
   }
 }
 
@@ -134,7 +173,10 @@ void combine_pairs(const P* a, const P* b, P* out, std::size_t count) {
 template <class Op, class T>
 void reduce(const void* in, void* inout, std::size_t count) {
   if constexpr (kPair<T>) {
-    combine_pairs<Op, T>(static_cast<const T*>(in), static_cast<const T*>(inout), static_cast<T*>(inout), count);
+    combine_pairs<Op, T>(in, inout, inout, count);
+    return;
+  } else if constexpr (kOveraligned<T>) {
+    combine_unaligned<Op, T>(in, inout, inout, count);
     return;
   }
 #if defined(SHMPI_OPS_ISA_AVX512)
@@ -164,7 +206,9 @@ void no_op(const void*, void*, std::size_t) {}
 template <class Op, class T>
 void combine(const void* in_a, const void* in_b, void* to, std::size_t count) {
   if constexpr (kPair<T>) {
-    combine_pairs<Op, T>(static_cast<const T*>(in_a), static_cast<const T*>(in_b), static_cast<T*>(to), count);
+    combine_pairs<Op, T>(in_a, in_b, to, count);
+  } else if constexpr (kOveraligned<T>) {
+    combine_unaligned<Op, T>(in_a, in_b, to, count);
   } else {
     const T* __restrict a = static_cast<const T*>(in_a);
     const T* __restrict b = static_cast<const T*>(in_b);
