@@ -38,7 +38,7 @@
 namespace shmpi::layout {
 
 inline constexpr std::uint64_t kCommMagic = 0x4c4c4f43'49504d53ull;  // "SMPICOLL"
-inline constexpr std::uint32_t kCommLayoutVersion = 17;
+inline constexpr std::uint32_t kCommLayoutVersion = 18;
 
 // Calls in flight per rank: how far a rank that never waits may run ahead. Deep enough
 // that oversubscribed ranks (8 on 2 cores) switch once per many calls, not per call:
@@ -189,7 +189,7 @@ struct alignas(kCacheLine) CommRank {
   Flag posted;             // line 0: seq of the last call whose contribution is posted
   Flag done;               // line 1: seq of the last call this rank finished reading
   CallDesc desc[kCallSlots];  // lines 2..129: the contribution of call seq, in desc[seq % kCallSlots]
-  // line 130: progress (read by shmpi-dump only) and the root's path hint
+  // line 130: progress (read by shmpi-dump only), the root's path hint, the finish stamp
   std::atomic<std::uint64_t> calls;          // collective calls entered (= last seq)
   std::atomic<std::int32_t> waiting_on;      // comm rank waited for, -1 if none
   std::atomic<std::uint32_t> waiting_kind;   // CollKind of the call in progress
@@ -203,7 +203,14 @@ struct alignas(kCacheLine) CommRank {
   // two, for comm rank 0) to expose large contributions for single copies rather than
   // stream them. On this line: a member reads it once per call.
   std::atomic<std::uint32_t> copy_classes;
-  std::uint8_t pad[kCacheLine - 24];
+  // Written by this rank alone (relaxed, before the `done` it publishes): when it last
+  // finished a call in which it read a member's exposed memory (coll/engine.cpp
+  // finish), the call's seq in the top 16 bits (kStampSeqShift) and CLOCK_MONOTONIC ns
+  // modulo 2^48 below. A bcast or scatter root whose nonblocking call chose single
+  // copies reads it after that `done`, to time its call until its readers had copied
+  // (libclient/src/coll/path_choice.hpp).
+  std::atomic<std::uint64_t> finish_stamp;
+  std::uint8_t pad[kCacheLine - 32];
   Flag streamed;  // line 131: the chunks this rank has written into its ring (for ever)
 };
 static_assert(sizeof(CommRank) == (4 + kCallSlots) * kCacheLine && alignof(CommRank) == kCacheLine);
@@ -211,6 +218,9 @@ static_assert(offsetof(CommRank, done) == kCacheLine && offsetof(CommRank, desc)
 static_assert(offsetof(CommRank, calls) == (2 + kCallSlots) * kCacheLine);
 static_assert(offsetof(CommRank, finished) == (2 + kCallSlots) * kCacheLine + 16);
 static_assert(offsetof(CommRank, copy_classes) == (2 + kCallSlots) * kCacheLine + 20);
+static_assert(offsetof(CommRank, finish_stamp) == (2 + kCallSlots) * kCacheLine + 24);
+inline constexpr unsigned kStampSeqShift = 48;
+inline constexpr std::uint64_t kStampNsMask = (std::uint64_t{1} << kStampSeqShift) - 1;
 static_assert(offsetof(CommRank, streamed) == (3 + kCallSlots) * kCacheLine);
 
 // One piece of a rank's contribution addressed to one destination (scatter, alltoall).

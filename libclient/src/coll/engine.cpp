@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "coll/fiber.hpp"
+#include "coll/path_choice.hpp"
 #include "coll/stream.hpp"
 #include "copy_bytes.hpp"
 #include "runtime.hpp"
@@ -411,6 +412,12 @@ std::byte* stage_for(Call& k, std::uint64_t bytes) {
 }
 
 bool finish(Call& k) {
+  // A call that read a member's exposed memory: when it was done, for a root that times
+  // its nonblocking call by its readers (path_choice.hpp; ordered by the `done` below).
+  if (k.urgent_done) {
+    k.mine->finish_stamp.store(std::uint64_t{k.seq} << layout::kStampSeqShift | (path_clock_ns() & layout::kStampNsMask),
+                               std::memory_order_relaxed);
+  }
   publish_done(k);
   bool ok = true;
   if (k.exposed) {

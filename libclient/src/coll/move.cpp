@@ -48,6 +48,28 @@ bool contribute_uniform(Call& k, const Buf* send, int skip) {
   return true;
 }
 
+// A bcast or scatter root's nonblocking call whose large contribution went by single
+// copies: the latest finish stamp of this call among its readers (path_choice.hpp), read
+// after finish() waited for their `done`.
+void note_readers(const Call& k, PathPick& p) {
+  if (!p.picked || p.stream || current_task() == nullptr) return;
+  const std::uint64_t now = path_clock_ns();
+  std::uint64_t end = 0;
+  for (int r = 0; r < k.n; ++r) {
+    if (r == k.me) continue;
+    const std::uint64_t w = k.b->rank(r).finish_stamp.load(std::memory_order_relaxed);
+    if ((w >> layout::kStampSeqShift) != (k.seq & 0xffff)) continue;  // another call's
+    // The full time from its low 48 bits: the latest such time not after now.
+    std::uint64_t t = (now & ~layout::kStampNsMask) | (w & layout::kStampNsMask);
+    if (t > now) {
+      if (now <= layout::kStampNsMask) continue;
+      t -= layout::kStampNsMask + 1;
+    }
+    end = std::max(end, t);
+  }
+  p.readers_end_ns = end;
+}
+
 // Streams or single copies for this member's large pieces (path_choice.hpp): its own
 // measured pick, except in an alltoall of more than two members, where comm rank 0
 // picks for all and publishes it in its CommRank line, and the others follow.
@@ -287,6 +309,7 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why, 
     }
   }
   ok = finish(k) && ok;
+  note_readers(k, path);
   path_done(c->paths, path);
   return result(k, ok, why);
 }
@@ -330,6 +353,7 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
     }
   }
   ok = finish(k) && ok;
+  note_readers(k, path);
   path_done(c->paths, path);
   return result(k, ok, why);
 }

@@ -109,7 +109,10 @@ void path_done(PathStats& s, const PathPick& p) {
   c.last = static_cast<std::int8_t>(i);
   if (!warm || !p.timed) return;
   std::uint64_t ns = path_clock_ns() - p.t0_ns;
-  if (const Task* t = current_task()) ns -= std::min(ns, t->away_ns - p.away0_ns);
+  if (const Task* t = current_task()) {
+    ns -= std::min(ns, t->away_ns - p.away0_ns);
+    if (p.readers_end_ns > p.t0_ns) ns = std::max(ns, p.readers_end_ns - p.t0_ns);
+  }
   const auto us = static_cast<float>(static_cast<double>(ns) / 1000.0);
   c.recent_us[i][c.warm[i] % kPathWindow] = us;
   ++c.warm[i];

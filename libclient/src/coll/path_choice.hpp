@@ -36,7 +36,15 @@
 // iteration took the root's two copies plus its computation, 1040 µs against 800.
 // Untimed, a program that only ever starts them would never learn (a blocking call of
 // the same size took the single copy while the nonblocking one kept streaming, 2-3x
-// slower).
+// slower). But a single copy's readers copy while the root's task is away: left out,
+// that time made a 2-rank 256 KiB MPI_Iscatter root count 5-8 us for its copies (its
+// own block) where its reader took 20, and settle on them at 19-25 us a call against
+// 13-15 for streams. So a bcast or scatter root's nonblocking call counts at least
+// until the last reader of its copies finished (each reader stamps the time it
+// finished a call that read exposed memory, comm.hpp CommRank::finish_stamp; the root
+// reads the stamps after their `done`, move.cpp note_readers). In the 4 MiB case the
+// reader finished within the root's 400 us: unchanged. A stamp of a later call (the
+// reader ran ahead) is not this call's: then the time away is left out as before.
 //
 // A 2-member reduce's (and a gather's) sender cannot judge this way: the cost of its
 // stream is the root's fold (drain), not its own, and a streaming sender is done long
@@ -94,6 +102,9 @@ struct PathPick {
   std::uint64_t t0_ns = 0;
   bool picked = false;  // pick_path's own choice: path_done() remembers it, timed or not
   std::uint64_t away0_ns = 0;  // its task's away_ns at the pick (fiber.hpp)
+  // A nonblocking call's readers' latest finish (CLOCK_MONOTONIC ns, comm.hpp
+  // CommRank::finish_stamp; 0: none known): its time runs at least until then.
+  std::uint64_t readers_end_ns = 0;
 };
 // CLOCK_MONOTONIC in nanoseconds (vDSO: no system call): what calls are timed with.
 std::uint64_t path_clock_ns();
