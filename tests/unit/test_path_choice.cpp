@@ -91,62 +91,50 @@ TEST_CASE("path choice: a clear winner is kept after one pair of each") {
   CHECK(calls(s, k1M, 8, 100, 190) == "ssccsscc");
 }
 
-TEST_CASE("path choice: a nonblocking call's time leaves out the program's computation") {
-  // OSU's overlap loops, a 4 MiB MPI_Iscatter root (nbc.cpp, coll/fiber.hpp): single
-  // copies run 300 µs at issue, then the task waits for its reader over the program's
-  // 400 µs of computation (away from MPI) and 100 µs more in MPI_Wait; streams run
-  // 620 µs whole at issue. Counted whole, the copies' 800 µs looked slower.
-  PathStats s;
+namespace {
+
+// OSU's overlap loops for a scatter root on a task (nbc.cpp, coll/fiber.hpp): n calls of
+// `bytes`, each taking stream_us or copy_us from its pick to its end; single copies
+// spend away_us of that returned to the program, and their reader finished reader_us
+// after the start (move.cpp note_readers; < 0: no stamp of the call). Its picks.
+std::string overlapped(PathStats& s, std::uint64_t bytes, int n, float stream_us, float copy_us, float away_us,
+                       float reader_us) {
   Task task;
   g_current = &task;
   std::string picks;
-  for (int i = 0; i < 16; ++i) {
-    PathPick p = pick_path(s, PathKind::scatter, 4 * k1M);
+  for (int i = 0; i < n; ++i) {
+    PathPick p = pick_path(s, PathKind::scatter, bytes);
     CHECK(task.timed);
-    const float away_us = p.stream ? 0.0F : 400.0F;
-    task.away_ns += static_cast<std::uint64_t>(away_us * 1000.0F);
-    p.t0_ns -= static_cast<std::uint64_t>((p.stream ? 620.0F : 800.0F) * 1000.0F);
+    if (!p.stream) task.away_ns += static_cast<std::uint64_t>(away_us * 1000.0F);
+    p.t0_ns -= static_cast<std::uint64_t>((p.stream ? stream_us : copy_us) * 1000.0F);
+    if (!p.stream && reader_us >= 0) p.readers_end_ns = p.t0_ns + static_cast<std::uint64_t>(reader_us * 1000.0F);
     path_done(s, p);
     picks += p.stream ? 's' : 'c';
   }
   g_current = nullptr;
-  CHECK(picks == "ssccsscccccccccc");
+  return picks;
+}
+
+}  // namespace
+
+TEST_CASE("path choice: a nonblocking call's time leaves out the program's computation") {
+  // A 4 MiB MPI_Iscatter root: single copies run 300 µs at issue, then the task waits
+  // for its reader over the program's 400 µs of computation (away from MPI) and 100 µs
+  // more in MPI_Wait; streams run 620 µs whole at issue. Counted whole, the copies'
+  // 800 µs looked slower.
+  PathStats s;
+  CHECK(overlapped(s, 4 * k1M, 16, 620, 800, 400, -1) == "ssccsscccccccccc");
 }
 
 TEST_CASE("path choice: a nonblocking call's time runs until its readers finished") {
-  // A 2-rank 256 KiB MPI_Iscatter root in OSU's overlap loops: single copies cost the
-  // root 6 us of its own, then its task is away for the program's 30 us while the
-  // reader copies its block (done 20 us after the root's start); streams take 14 us at
-  // issue. Left out with the time away, the copies counted 6 us and won.
+  // A 2-rank 256 KiB MPI_Iscatter root: single copies cost the root 6 µs of its own,
+  // then its task is away for the program's 30 µs while the reader copies its block
+  // (done 20 µs after the root's start); streams take 14 µs at issue. Left out with
+  // the time away, the copies counted 6 µs and won.
   PathStats s;
-  Task task;
-  g_current = &task;
-  std::string picks;
-  for (int i = 0; i < 16; ++i) {
-    PathPick p = pick_path(s, PathKind::scatter, k256K);
-    const float away_us = p.stream ? 0.0F : 30.0F;
-    task.away_ns += static_cast<std::uint64_t>(away_us * 1000.0F);
-    p.t0_ns -= static_cast<std::uint64_t>((p.stream ? 14.0F : 36.0F) * 1000.0F);
-    if (!p.stream) p.readers_end_ns = p.t0_ns + 20'000;  // note_readers (move.cpp)
-    path_done(s, p);
-    picks += p.stream ? 's' : 'c';
-  }
-  g_current = nullptr;
-  CHECK(picks == "ssccssccssssssss");
-  // The 4 MiB case above, its reader done 300 us after the start, within the root's
-  // 400 us away: the copies still count 400 us against 620 and are kept.
+  CHECK(overlapped(s, k256K, 16, 14, 36, 30, 20) == "ssccssccssssssss");
+  // The 4 MiB case above, its reader done 300 µs after the start, within the root's
+  // 400 µs away: the copies still count 400 µs against 620 and are kept.
   PathStats t;
-  g_current = &task;
-  picks.clear();
-  for (int i = 0; i < 16; ++i) {
-    PathPick p = pick_path(t, PathKind::scatter, 4 * k1M);
-    const float away_us = p.stream ? 0.0F : 400.0F;
-    task.away_ns += static_cast<std::uint64_t>(away_us * 1000.0F);
-    p.t0_ns -= static_cast<std::uint64_t>((p.stream ? 620.0F : 800.0F) * 1000.0F);
-    if (!p.stream) p.readers_end_ns = p.t0_ns + 300'000;
-    path_done(t, p);
-    picks += p.stream ? 's' : 'c';
-  }
-  g_current = nullptr;
-  CHECK(picks == "ssccsscccccccccc");
+  CHECK(overlapped(t, 4 * k1M, 16, 620, 800, 400, 300) == "ssccsscccccccccc");
 }
