@@ -219,9 +219,20 @@ static_assert(offsetof(CommRank, calls) == (2 + kCallSlots) * kCacheLine);
 static_assert(offsetof(CommRank, finished) == (2 + kCallSlots) * kCacheLine + 16);
 static_assert(offsetof(CommRank, copy_classes) == (2 + kCallSlots) * kCacheLine + 20);
 static_assert(offsetof(CommRank, finish_stamp) == (2 + kCallSlots) * kCacheLine + 24);
+static_assert(offsetof(CommRank, streamed) == (3 + kCallSlots) * kCacheLine);
+// CommRank::finish_stamp's format, for its writer and its reader alike.
 inline constexpr unsigned kStampSeqShift = 48;
 inline constexpr std::uint64_t kStampNsMask = (std::uint64_t{1} << kStampSeqShift) - 1;
-static_assert(offsetof(CommRank, streamed) == (3 + kCallSlots) * kCacheLine);
+constexpr std::uint64_t finish_stamp(std::uint32_t seq, std::uint64_t ns) {
+  return std::uint64_t{seq} << kStampSeqShift | (ns & kStampNsMask);
+}
+// Whether stamp w is of call seq (the low 16 bits of its number).
+constexpr bool stamp_is_of(std::uint64_t w, std::uint32_t seq) {
+  return w >> kStampSeqShift == (finish_stamp(seq, 0) >> kStampSeqShift);
+}
+static_assert(stamp_is_of(finish_stamp(0x12345, ~std::uint64_t{0}), 0x12345) &&
+              !stamp_is_of(finish_stamp(0x12345, 7), 0x12346) &&
+              (finish_stamp(1, ~std::uint64_t{0}) & kStampNsMask) == kStampNsMask);
 
 // One piece of a rank's contribution addressed to one destination (scatter, alltoall).
 struct PieceDesc {

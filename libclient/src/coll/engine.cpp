@@ -415,8 +415,7 @@ bool finish(Call& k) {
   // A call that read a member's exposed memory: when it was done, for a root that times
   // its nonblocking call by its readers (path_choice.hpp; ordered by the `done` below).
   if (k.urgent_done) {
-    k.mine->finish_stamp.store(std::uint64_t{k.seq} << layout::kStampSeqShift | (path_clock_ns() & layout::kStampNsMask),
-                               std::memory_order_relaxed);
+    k.mine->finish_stamp.store(layout::finish_stamp(k.seq, path_clock_ns()), std::memory_order_relaxed);
   }
   publish_done(k);
   bool ok = true;

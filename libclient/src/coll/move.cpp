@@ -58,7 +58,7 @@ void note_readers(const Call& k, PathPick& p) {
   for (int r = 0; r < k.n; ++r) {
     if (r == k.me) continue;
     const std::uint64_t w = k.b->rank(r).finish_stamp.load(std::memory_order_relaxed);
-    if ((w >> layout::kStampSeqShift) != (k.seq & 0xffff)) continue;  // another call's
+    if (!layout::stamp_is_of(w, k.seq)) continue;  // another call's
     // The full time from its low 48 bits: the latest such time not after now.
     std::uint64_t t = (now & ~layout::kStampNsMask) | (w & layout::kStampNsMask);
     if (t > now) {
