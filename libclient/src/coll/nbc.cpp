@@ -320,8 +320,8 @@ void start_posted(CollRequest& r) {
     r.fold = std::move(g_posted_fold);
   }
   g_posted_fold.k.reset();
+  if (r.fold.k) return start_kept(r);
   defer(r, seq, CollRequest::Deferred::poster);
-  if (r.fold.k) r.fold.issued = ticks();
 }
 
 void start_kept(CollRequest& r) {

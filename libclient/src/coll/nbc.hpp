@@ -119,8 +119,9 @@ inline int run_now(Start how, Plan& p, std::string& why) {
 // call. r took over the plan.
 void start_taken(CollRequest& r, bool on_task);
 void start_posted(CollRequest& r);
-// A call that posted at issue and kept its fold in r.fold (lean_allreduce.cpp): in
-// flight from now as call r.fold.k->seq, folded by progress(). r's plan is the call's.
+// A call that posted at issue and kept its fold in r.fold (start_posted,
+// lean_allreduce.cpp): in flight from now as call r.fold.k->seq, folded by progress().
+// r's plan is the call's.
 void start_kept(CollRequest& r);
 void start_deferred(CollRequest& r);
 void start_task(CollRequest& r);
