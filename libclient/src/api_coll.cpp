@@ -250,7 +250,7 @@ int issue_nonblocking(Plan& p, Tail& t) {
       return register_started(*r, t);
     }
     p.release();
-    *t.request = cls == MPI_SUCCESS ? coll::completed_handle() : coll::failed_at_issue(p, cls, why);
+    *t.request = cls == MPI_SUCCESS ? coll::completed_handle() : coll::failed_at_issue(c, p.call, cls, why);
     return MPI_SUCCESS;
   }
   coll::CollRequest* r = coll::request_for(p);
@@ -274,6 +274,67 @@ int issue_nonblocking(Plan& p, Tail& t) {
   }
   return register_started(*r, t);
 }
+
+// ---- the lean path of small rooted calls ----------------------------------------------------
+// A blocking or nonblocking bcast or scatter with contiguous buffers, on a communicator
+// with nothing of ours in flight, goes from these checks straight to its run in move.cpp
+// (a nonblocking one as a trial, nbc.hpp start_mode): no plan, no run() dispatch, no
+// piece array for a scatter root (scatter_uniform). What it does is what the general path
+// does for such a call, step for step (docs/collectives.md "The lean path"); anything
+// else takes the general path, whose checks report what is wrong.
+bool lean_ok(const CommObj* c, const Tail& t) {
+  return t.mode != Mode::persistent && c->block != nullptr && c->nbc_running == 0 &&
+         coll::current_task() == nullptr && (t.mode == Mode::blocking || coll::own_slot_free(*c));
+}
+
+// A contiguous buffer that passes Check::buf (not MPI_IN_PLACE, nor in the null page:
+// Check::kNullPage), as a Buf.
+[[gnu::always_inline]] inline bool lean_buf(const void* addr, MPI_Count count, MPI_Datatype dt, Buf& out) {
+  types::Datatype* t = types::lookup(dt);
+  if (t == nullptr || !t->committed || !t->contiguous() || count < 0 ||
+      reinterpret_cast<std::uintptr_t>(addr) < Check::kNullPage) {
+    return false;
+  }
+  out = Buf{static_cast<std::byte*>(const_cast<void*>(addr)), count, t, t->flat.get()};
+  return true;
+}
+
+// A lean run that ended with an error class.
+[[gnu::cold, gnu::noinline]] int lean_failed(CommObj* c, const char* call, int cls, const std::string& why, Tail& t) {
+  if (t.mode == Mode::blocking) return raise(c, cls, std::string(call) + ": " + why);
+  *t.request = coll::failed_at_issue(c, call, cls, why);
+  return MPI_SUCCESS;
+}
+
+// Runs run(part, why) as the call's mode says (a nonblocking call at issue: a trial).
+// The call's return code, or kNotYet or kNeedsTask: a nonblocking call that must wait,
+// whose trial took the call's sequence number; the caller makes the general path's plan
+// and passes it to taken().
+template <class Run>
+int lean_call(CommObj* c, const char* call, Tail& t, Run&& run) {
+  std::string why;
+  const bool nb = t.mode == Mode::nonblocking;
+  coll::g_at_issue = nb;
+  const int cls = run(nb ? coll::Part::trial : coll::Part::whole, why);
+  coll::g_at_issue = false;
+  if (cls == MPI_SUCCESS) [[likely]] {
+    if (nb) *t.request = coll::completed_handle();
+    return MPI_SUCCESS;
+  }
+  if (cls == coll::kNotYet || cls == coll::kNeedsTask) return cls;
+  return lean_failed(c, call, cls, why, t);
+}
+inline bool lean_waits(int rc) { return rc == coll::kNotYet || rc == coll::kNeedsTask; }
+
+// The plan of a call whose lean trial must wait (lean_call): in flight from here, as
+// issue_nonblocking's after its trial.
+[[gnu::noinline]] int taken(Plan& p, int trial, Tail& t) {
+  coll::CollRequest* r = coll::request_for(p);
+  coll::start_taken(*r, trial == coll::kNeedsTask);
+  return register_started(*r, t);
+}
+// The plan made: issued, or in flight after its lean trial (trial: lean_call's code).
+int issue_or_taken(Plan& p, int trial, Tail& t) { return lean_waits(trial) ? taken(p, trial, t) : issue(p, t); }
 
 // Piece r's address, base + displ extents, in integer arithmetic: base may be
 // MPI_BOTTOM (NULL) with absolute displacements; the checks judge the piece's own address.
@@ -333,12 +394,19 @@ int bcast(void* buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, 
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
   if (root_bad(c, root, call, rc)) return rc;
+  int trial = MPI_SUCCESS;
+  if (Buf one; lean_ok(c, t) && lean_buf(buf, count, dt, one) &&
+               static_cast<std::uint64_t>(one.bytes()) <= coll::kStageMax) {
+    trial = lean_call(c, call, t,
+                      [&](coll::Part part, std::string& why) { return coll::bcast(c, one, root, false, why, part); });
+    if (!lean_waits(trial)) return trial;
+  }
   Plan& p = fresh(PlanKind::bcast, c, call, t);
   Check ck{p};
   p.root = root;
   ck.not_in_place(buf, "buffer");
   ck.buf(buf, count, dt, "", p.one);
-  return issue(p, t);
+  return issue_or_taken(p, trial, t);
 }
 
 template <class C, class D>
@@ -348,11 +416,25 @@ int scatter(const void* sbuf, const C* scounts, const D* displs, MPI_Count scoun
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
   if (root_bad(c, root, call, rc)) return rc;
+  const bool me_root = c->rank == root;
+  const bool in_place = me_root && rbuf == MPI_IN_PLACE;
+  int trial = MPI_SUCCESS;
+  // A reader's call is its receive buffer alone (also of MPI_Scatterv); a root's, the
+  // regular pieces all staged (coll::uniform_staged).
+  if (Buf recv, first; lean_ok(c, t) && (in_place || lean_buf(rbuf, rcount, rtype, recv)) &&
+                       (!me_root || (!v && lean_buf(sbuf, scount, stype, first) &&
+                                     coll::uniform_staged(c->size, static_cast<std::uint64_t>(first.bytes()))))) {
+    trial = lean_call(c, call, t, [&](coll::Part part, std::string& why) {
+      if (!me_root) return coll::scatter(c, nullptr, recv, root, false, false, why, part);
+      const auto stride = static_cast<std::uint64_t>(scount * first.type->extent());
+      return coll::scatter_uniform(c, first, stride, recv, in_place, why, part);
+    });
+    if (!lean_waits(trial)) return trial;
+  }
   Plan& p = fresh(PlanKind::scatter, c, call, t);
   Check ck{p};
-  const bool me_root = c->rank == root;
   p.root = root;
-  p.in_place = me_root && rbuf == MPI_IN_PLACE;
+  p.in_place = in_place;
   if (me_root) {
     ck.not_in_place(sbuf, "sendbuf");
     if (v) fill_v(ck, sbuf, scounts, displs, stype, c->size, "send", p.send);
@@ -361,7 +443,7 @@ int scatter(const void* sbuf, const C* scounts, const D* displs, MPI_Count scoun
     ck.not_in_place(rbuf, "recvbuf");
   }
   if (!p.in_place) ck.buf(rbuf, rcount, rtype, "recv", p.one);
-  return issue(p, t);
+  return issue_or_taken(p, trial, t);
 }
 
 template <class C, class D>

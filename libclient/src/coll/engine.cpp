@@ -619,16 +619,27 @@ bool receive_from(Call& k, int r, const Buf& dst) {
   return receive(k, r, source(k, r, d), 0, d.bytes, dst);
 }
 
-std::uint64_t receivable(Call& k, int r, std::uint64_t bytes, const Buf& dst) {
-  const auto room = static_cast<std::uint64_t>(dst.bytes());
-  if (bytes <= room) return bytes;
+namespace {
+// (Out of line: a small call's path stays short.)
+[[gnu::cold, gnu::noinline]] std::uint64_t truncated(Call& k, int r, std::uint64_t bytes, std::uint64_t room) {
   k.error = MPI_ERR_TRUNCATE;
   k.why = "rank " + std::to_string(r) + " sends " + std::to_string(bytes) + " bytes, the receive buffer holds " +
           std::to_string(room);
   return room;
 }
+}  // namespace
+
+std::uint64_t receivable(Call& k, int r, std::uint64_t bytes, const Buf& dst) {
+  const auto room = static_cast<std::uint64_t>(dst.bytes());
+  return bytes <= room ? bytes : truncated(k, r, bytes, room);
+}
 
 bool receive(Call& k, int r, const Source& src, std::uint64_t offset, std::uint64_t bytes, const Buf& dst) {
+  // The common small case first: staged, fits, contiguous (what the rest would do).
+  if (src.staged != nullptr && bytes != 0 && dst.contiguous() && bytes <= static_cast<std::uint64_t>(dst.bytes())) {
+    copy_bytes(dst.data(), src.staged + offset, bytes);
+    return true;
+  }
   // A stream is drained whole (its writer may wait for the acks of what does not fit);
   // a split source's exposed head first (its stream is being written meanwhile).
   if (src.stream != 0) {
@@ -651,15 +662,19 @@ bool receive(Call& k, int r, const Source& src, std::uint64_t offset, std::uint6
   return true;
 }
 
+namespace {
+[[gnu::cold, gnu::noinline]] std::uint64_t truncated_here(Call& k, std::uint64_t bytes, std::uint64_t room) {
+  k.error = MPI_ERR_TRUNCATE;
+  k.why = "the send part (" + std::to_string(bytes) + " bytes) is larger than the receive buffer (" +
+          std::to_string(room) + " bytes)";
+  return room;
+}
+}  // namespace
+
 void local_copy(Call& k, const Buf& src, const Buf& dst) {
   std::uint64_t bytes = static_cast<std::uint64_t>(src.bytes());
   const auto room = static_cast<std::uint64_t>(dst.bytes());
-  if (bytes > room) {
-    k.error = MPI_ERR_TRUNCATE;
-    k.why = "the send part (" + std::to_string(bytes) + " bytes) is larger than the receive buffer (" +
-            std::to_string(room) + " bytes)";
-    bytes = room;
-  }
+  if (bytes > room) bytes = truncated_here(k, bytes, room);
   if (bytes == 0) return;
   if (src.contiguous() && dst.contiguous()) {
     // The standard forbids aliased buffers; ranges that overlap all the same take memmove.

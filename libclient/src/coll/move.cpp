@@ -13,6 +13,7 @@
 #include "coll/fiber.hpp"
 #include "coll/numa.hpp"
 #include "coll/stream.hpp"
+#include "copy_bytes.hpp"
 #include "errors.hpp"
 #include "runtime.hpp"
 #include "types/pack.hpp"
@@ -26,22 +27,28 @@ namespace {
 // staged, so the descriptor says where each is (kDescUniform) and the piece table is
 // not written; up to kInlineBytes in all travel in the descriptor line itself, which
 // the reader polls anyway. False (nothing written) if the pieces are not such.
-bool contribute_uniform(Call& k, const Buf* send, int skip) {
-  const std::uint64_t b = static_cast<std::uint64_t>(send[skip == 0 ? 1 : 0].bytes());
-  const std::uint64_t step = (b + 63) / 64 * 64;
-  const auto others = static_cast<std::uint64_t>(k.n - 1);
-  if (b > kStageMax || others * step > layout::kStageSlot) return false;
-  for (int j = 0; j < k.n; ++j) {
-    if (j != skip && static_cast<std::uint64_t>(send[j].bytes()) != b) return false;
-  }
+// Marks the descriptor uniform with pieces of b bytes (uniform_staged) and says where
+// the first goes and how far apart they are (`stride`).
+std::byte* uniform_area(Call& k, std::uint64_t b, std::uint64_t& stride) {
   layout::CallDesc& d = my_desc(k);
   d.addr = 0;
   d.bytes = b;
+  const auto others = static_cast<std::uint64_t>(k.n - 1);
   const bool inline_ = b * others <= layout::kInlineBytes;
   d.status |= layout::kDescUniform | (inline_ ? layout::kDescInline : 0);
-  assert(!k.small_stage || others * step <= layout::kSmallStage);
-  std::byte* to = inline_ ? reinterpret_cast<std::byte*>(d.value) : my_stage(k);
-  const std::uint64_t stride = inline_ ? b : step;
+  stride = inline_ ? b : (b + 63) / 64 * 64;
+  assert(!k.small_stage || others * stride <= layout::kSmallStage);
+  return inline_ ? reinterpret_cast<std::byte*>(d.value) : my_stage(k);
+}
+
+bool contribute_uniform(Call& k, const Buf* send, int skip) {
+  const std::uint64_t b = static_cast<std::uint64_t>(send[skip == 0 ? 1 : 0].bytes());
+  if (!uniform_staged(k.n, b)) return false;
+  for (int j = 0; j < k.n; ++j) {
+    if (j != skip && static_cast<std::uint64_t>(send[j].bytes()) != b) return false;
+  }
+  std::uint64_t stride = 0;
+  std::byte* to = uniform_area(k, b, stride);
   for (int j = 0, idx = 0; j < k.n; ++j) {
     if (j != skip) pack_to(send[j], to + static_cast<std::uint64_t>(idx++) * stride);
   }
@@ -355,6 +362,32 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   ok = finish(k) && ok;
   note_readers(k, path);
   path_done(c->paths, path);
+  return result(k, ok, why);
+}
+
+int scatter_uniform(CommObj* c, const Buf& first, std::uint64_t stride, const Buf& recv, bool recv_in_place,
+                    std::string& why, Part part) {
+  Call k = begin(c, layout::CollKind::scatter);
+  k.lazy_done = true;
+  const auto b = static_cast<std::uint64_t>(first.bytes());
+  // As scatter(): pieces_small() of uniform pieces.
+  const auto others = static_cast<std::uint64_t>(k.n - 1);
+  const bool small = others * ((b + 63) / 64 * 64) <= small_max() || others * b <= layout::kInlineBytes;
+  if (part == Part::trial && !reservable(k, small)) return kNotYet;
+  if (!(small ? reserve_small(k) : reserve(k))) return aborted(why);
+  my_desc(k).status = 0;
+  std::uint64_t to_stride = 0;
+  std::byte* to = uniform_area(k, b, to_stride);
+  const std::byte* from = first.data();
+  for (int j = 0; j < k.n; ++j, from += stride) {
+    if (j != k.me) {
+      copy_bytes(to, from, static_cast<std::size_t>(b));
+      to += to_stride;
+    }
+  }
+  post(k);
+  if (!recv_in_place) local_copy(k, Buf{first.addr + static_cast<std::uint64_t>(k.me) * stride, first.count, first.type, first.flat}, recv);
+  const bool ok = finish(k);
   return result(k, ok, why);
 }
 

@@ -173,10 +173,10 @@ CollRequest* request_for(Plan& p) {
   return r;
 }
 
-MPI_Request failed_at_issue(const Plan& p, int cls, const std::string& why) {
+MPI_Request failed_at_issue(CommObj* c, const char* call, int cls, const std::string& why) {
   CollRequest* r = new_request();
-  r->plan.comm = p.comm;
-  r->plan.call = p.call;
+  r->plan.comm = c;
+  r->plan.call = call;
   attach(*r);
   completed_at_issue(*r, cls, why);
   return new_request_handle(r);

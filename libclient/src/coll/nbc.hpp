@@ -88,10 +88,8 @@ inline bool first_in_line(const Plan& p) {
 }
 // begin() need not wait for our own call seq - kStageDepth (a call started off a task
 // must not wait there).
-inline bool own_slot_free(const Plan& p) {
-  const CommObj* c = p.comm;
-  return reached(c->done_upto, c->seq + 1 - layout::kStageDepth);
-}
+inline bool own_slot_free(const CommObj& c) { return reached(c.done_upto, c.seq + 1 - layout::kStageDepth); }
+inline bool own_slot_free(const Plan& p) { return own_slot_free(*p.comm); }
 Start start_mode(const Plan& p);
 // Inline: with the preset request these are all a call completed at issue adds to
 // the blocking call's path (an out-of-line run_now was a frame and a call more).
@@ -132,9 +130,10 @@ void start(CollRequest& r);
 // A request that takes over p (swapped with its own recycled plan), with a reference
 // on the op p borrowed.
 CollRequest* request_for(Plan& p);
-// The handle of a call that failed at issue (run_at_issue returned cls, why): a complete
-// request of its own carrying the error, raised through the communicator's handler.
-MPI_Request failed_at_issue(const Plan& p, int cls, const std::string& why);
+// The handle of a call (`call` on c) that failed at issue (run_at_issue returned cls,
+// why): a complete request of its own carrying the error, raised through the
+// communicator's handler.
+MPI_Request failed_at_issue(CommObj* c, const char* call, int cls, const std::string& why);
 // The handle a nonblocking collective that completed at issue without error returns
 // (request.hpp new_preset_handle): a complete request with an empty status.
 MPI_Request completed_handle();
