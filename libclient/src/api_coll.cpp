@@ -287,14 +287,18 @@ bool lean_ok(const CommObj* c, const Tail& t) {
          coll::current_task() == nullptr && (t.mode == Mode::blocking || coll::own_slot_free(*c));
 }
 
-// A contiguous buffer that passes Check::buf (not MPI_IN_PLACE, nor in the null page:
-// Check::kNullPage), as a Buf.
-[[gnu::always_inline]] inline bool lean_buf(const void* addr, MPI_Count count, MPI_Datatype dt, Buf& out) {
+// A committed contiguous datatype with a count that passes Check::resolve, else nullptr.
+[[gnu::always_inline]] inline types::Datatype* lean_type(MPI_Count count, MPI_Datatype dt) {
   types::Datatype* t = types::lookup(dt);
-  if (t == nullptr || !t->committed || !t->contiguous() || count < 0 ||
-      reinterpret_cast<std::uintptr_t>(addr) < Check::kNullPage) {
-    return false;
-  }
+  return t != nullptr && t->committed && t->contiguous() && count >= 0 ? t : nullptr;
+}
+// Whether an address passes Check::not_null whatever the count (and is not MPI_IN_PLACE).
+inline bool lean_addr(const void* addr) { return reinterpret_cast<std::uintptr_t>(addr) >= Check::kNullPage; }
+
+// A contiguous buffer that passes Check::buf, as a Buf.
+[[gnu::always_inline]] inline bool lean_buf(const void* addr, MPI_Count count, MPI_Datatype dt, Buf& out) {
+  types::Datatype* t = lean_type(count, dt);
+  if (t == nullptr || !lean_addr(addr)) return false;
   out = Buf{static_cast<std::byte*>(const_cast<void*>(addr)), count, t, t->flat.get()};
   return true;
 }
@@ -341,6 +345,29 @@ int issue_or_taken(Plan& p, int trial, Tail& t) { return lean_waits(trial) ? tak
 inline std::byte* piece_at(const void* base, MPI_Count displ, MPI_Count ext) {
   return reinterpret_cast<std::byte*>(reinterpret_cast<std::uintptr_t>(base) +
                                       static_cast<std::uintptr_t>(displ) * static_cast<std::uintptr_t>(ext));
+}
+
+// The lean path's scatter root (coll::scatter_uniform): at most this many members.
+constexpr int kLeanPieces = 64;
+// A scatter(v) root's pieces for the lean path: all of one count (scount, or every entry
+// of counts), of a contiguous type, staged (coll::uniform_staged), each passing the
+// checks fill_regular / fill_v make; their first bytes in at[], the root's own in own.
+template <class C, class D>
+bool lean_pieces(const void* sbuf, const C* counts, const D* displs, MPI_Count scount, MPI_Datatype stype, int n,
+                 int root, bool v, const std::byte** at, Buf& own) {
+  if (n > kLeanPieces || (v && (counts == nullptr || displs == nullptr))) return false;
+  const MPI_Count count = v ? static_cast<MPI_Count>(counts[0]) : scount;
+  types::Datatype* t = lean_type(count, stype);
+  if (t == nullptr || !coll::uniform_staged(n, static_cast<std::uint64_t>(count * t->size))) return false;
+  const MPI_Count ext = t->extent();
+  for (int j = 0; j < n; ++j) {
+    if (v && static_cast<MPI_Count>(counts[j]) != count) return false;
+    std::byte* a = piece_at(sbuf, v ? static_cast<MPI_Count>(displs[j]) : j * count, ext);
+    if (!lean_addr(a)) return false;
+    if (j == root) own = Buf{a, count, t, t->flat.get()};
+    at[j] = a + t->lb;
+  }
+  return true;
 }
 
 template <class C, class D>
@@ -419,15 +446,13 @@ int scatter(const void* sbuf, const C* scounts, const D* displs, MPI_Count scoun
   const bool me_root = c->rank == root;
   const bool in_place = me_root && rbuf == MPI_IN_PLACE;
   int trial = MPI_SUCCESS;
-  // A reader's call is its receive buffer alone (also of MPI_Scatterv); a root's, the
-  // regular pieces all staged (coll::uniform_staged).
-  if (Buf recv, first; lean_ok(c, t) && (in_place || lean_buf(rbuf, rcount, rtype, recv)) &&
-                       (!me_root || (!v && lean_buf(sbuf, scount, stype, first) &&
-                                     coll::uniform_staged(c->size, static_cast<std::uint64_t>(first.bytes()))))) {
+  // A reader's call is its receive buffer alone; a root's, pieces of one size (lean_pieces).
+  const std::byte* at[kLeanPieces];
+  if (Buf recv, own; lean_ok(c, t) && (in_place || lean_buf(rbuf, rcount, rtype, recv)) &&
+                     (!me_root || lean_pieces(sbuf, scounts, displs, scount, stype, c->size, root, v, at, own))) {
     trial = lean_call(c, call, t, [&](coll::Part part, std::string& why) {
       if (!me_root) return coll::scatter(c, nullptr, recv, root, false, false, why, part);
-      const auto stride = static_cast<std::uint64_t>(scount * first.type->extent());
-      return coll::scatter_uniform(c, first, stride, recv, in_place, why, part);
+      return coll::scatter_uniform(c, at, own, recv, in_place, why, part);
     });
     if (!lean_waits(trial)) return trial;
   }

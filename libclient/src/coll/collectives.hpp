@@ -27,14 +27,14 @@ int bcast(CommObj* c, const Buf& buf, int root, bool invalid, std::string& why, 
 // send: n pieces at the root (ignored elsewhere); recv_in_place: the root keeps its piece.
 int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in_place, bool invalid, std::string& why,
             Part part = Part::whole);
-// A scatter root whose n pieces are contiguous, all the same size and staged (uniform:
-// piece j is `first`'s count of its type `stride` bytes past it; the caller checked
-// uniform_staged): scatter()'s root without a piece array or table, for the lean path
-// (api_coll.cpp). Its readers run scatter().
+// A scatter root whose n pieces are contiguous, all the same size and staged
+// (uniform_staged): scatter()'s root without Bufs for its pieces, for the lean path
+// (api_coll.cpp). Piece j's first byte is at[j]; `own` is the root's piece. Its readers
+// run scatter().
 inline bool uniform_staged(int n, std::uint64_t bytes) {
   return bytes <= kStageMax && static_cast<std::uint64_t>(n - 1) * ((bytes + 63) / 64 * 64) <= layout::kStageSlot;
 }
-int scatter_uniform(CommObj* c, const Buf& first, std::uint64_t stride, const Buf& recv, bool recv_in_place,
+int scatter_uniform(CommObj* c, const std::byte* const* at, const Buf& own, const Buf& recv, bool recv_in_place,
                     std::string& why, Part part = Part::whole);
 // recv: n pieces at the root; send_in_place: the root's piece is already in recv[root].
 int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_place, bool invalid, std::string& why);

@@ -365,11 +365,11 @@ int scatter(CommObj* c, const Buf* send, const Buf& recv, int root, bool recv_in
   return result(k, ok, why);
 }
 
-int scatter_uniform(CommObj* c, const Buf& first, std::uint64_t stride, const Buf& recv, bool recv_in_place,
+int scatter_uniform(CommObj* c, const std::byte* const* at, const Buf& own, const Buf& recv, bool recv_in_place,
                     std::string& why, Part part) {
   Call k = begin(c, layout::CollKind::scatter);
   k.lazy_done = true;
-  const auto b = static_cast<std::uint64_t>(first.bytes());
+  const auto b = static_cast<std::uint64_t>(own.bytes());
   // As scatter(): pieces_small() of uniform pieces.
   const auto others = static_cast<std::uint64_t>(k.n - 1);
   const bool small = others * ((b + 63) / 64 * 64) <= small_max() || others * b <= layout::kInlineBytes;
@@ -378,15 +378,14 @@ int scatter_uniform(CommObj* c, const Buf& first, std::uint64_t stride, const Bu
   my_desc(k).status = 0;
   std::uint64_t to_stride = 0;
   std::byte* to = uniform_area(k, b, to_stride);
-  const std::byte* from = first.data();
-  for (int j = 0; j < k.n; ++j, from += stride) {
+  for (int j = 0; j < k.n; ++j) {
     if (j != k.me) {
-      copy_bytes(to, from, static_cast<std::size_t>(b));
+      copy_bytes(to, at[j], static_cast<std::size_t>(b));
       to += to_stride;
     }
   }
   post(k);
-  if (!recv_in_place) local_copy(k, Buf{first.addr + static_cast<std::uint64_t>(k.me) * stride, first.count, first.type, first.flat}, recv);
+  if (!recv_in_place) local_copy(k, own, recv);
   const bool ok = finish(k);
   return result(k, ok, why);
 }
