@@ -347,14 +347,16 @@ inline std::byte* piece_at(const void* base, MPI_Count displ, MPI_Count ext) {
                                       static_cast<std::uintptr_t>(displ) * static_cast<std::uintptr_t>(ext));
 }
 
-// The lean path's scatter root (coll::scatter_uniform): at most this many members.
+// The lean path's scatter and gather roots (coll::scatter_uniform, gather_uniform): at
+// most this many members.
 constexpr int kLeanPieces = 64;
-// A scatter(v) root's pieces for the lean path: all of one count (scount, or every entry
-// of counts), of a contiguous type, staged (coll::uniform_staged), each passing the
-// checks fill_regular / fill_v make; their first bytes in at[], the root's own in own.
+// A scatter(v) root's send pieces or a gather(v) root's receive blocks for the lean
+// path: all of one count (count, or every entry of counts), of a contiguous type,
+// staged (coll::uniform_staged), each passing the checks fill_regular / fill_v make;
+// their first bytes in at[], the root's own in own.
 template <class C, class D>
-bool lean_pieces(const void* sbuf, const C* counts, const D* displs, MPI_Count scount, MPI_Datatype stype, int n,
-                 int root, bool v, const std::byte** at, Buf& own) {
+bool lean_pieces(const void* base, const C* counts, const D* displs, MPI_Count scount, MPI_Datatype stype, int n,
+                 int root, bool v, std::byte** at, Buf& own) {
   if (n > kLeanPieces || (v && (counts == nullptr || displs == nullptr))) return false;
   const MPI_Count count = v ? static_cast<MPI_Count>(counts[0]) : scount;
   types::Datatype* t = lean_type(count, stype);
@@ -362,7 +364,7 @@ bool lean_pieces(const void* sbuf, const C* counts, const D* displs, MPI_Count s
   const MPI_Count ext = t->extent();
   for (int j = 0; j < n; ++j) {
     if (v && static_cast<MPI_Count>(counts[j]) != count) return false;
-    std::byte* a = piece_at(sbuf, v ? static_cast<MPI_Count>(displs[j]) : j * count, ext);
+    std::byte* a = piece_at(base, v ? static_cast<MPI_Count>(displs[j]) : j * count, ext);
     if (!lean_addr(a)) return false;
     if (j == root) own = Buf{a, count, t, t->flat.get()};
     at[j] = a + t->lb;
@@ -447,7 +449,7 @@ int scatter(const void* sbuf, const C* scounts, const D* displs, MPI_Count scoun
   const bool in_place = me_root && rbuf == MPI_IN_PLACE;
   int trial = MPI_SUCCESS;
   // A reader's call is its receive buffer alone; a root's, pieces of one size (lean_pieces).
-  const std::byte* at[kLeanPieces];
+  std::byte* at[kLeanPieces];
   if (Buf recv, own; lean_ok(c, t) && (in_place || lean_buf(rbuf, rcount, rtype, recv)) &&
                      (!me_root || lean_pieces(sbuf, scounts, displs, scount, stype, c->size, root, v, at, own))) {
     trial = lean_call(c, call, t, [&](coll::Part part, std::string& why) {
@@ -478,11 +480,24 @@ int gather(const void* sbuf, MPI_Count scount, MPI_Datatype stype, void* rbuf, c
   CommObj* c = comm_of(comm, call, t, rc);
   if (c == nullptr) return rc;
   if (root_bad(c, root, call, rc)) return rc;
+  const bool me_root = c->rank == root;
+  const bool in_place = me_root && sbuf == MPI_IN_PLACE;
+  // Blocking only (a nonblocking gather checks readiness first: ready.cpp): a sender's
+  // call is its small send buffer alone; a root's, receive blocks of one size.
+  std::byte* at[kLeanPieces];
+  if (Buf send, own; t.mode == Mode::blocking && lean_ok(c, t) &&
+                     (in_place || (lean_buf(sbuf, scount, stype, send) &&
+                                   static_cast<std::uint64_t>(send.bytes()) <= coll::kStageMax)) &&
+                     (!me_root || lean_pieces(rbuf, rcounts, displs, rcount, rtype, c->size, root, v, at, own))) {
+    return lean_call(c, call, t, [&](coll::Part, std::string& why) {
+      if (!me_root) return coll::gather(c, send, nullptr, root, false, false, why);
+      return coll::gather_uniform(c, send, at, own, in_place, why);
+    });
+  }
   Plan& p = fresh(PlanKind::gather, c, call, t);
   Check ck{p};
-  const bool me_root = c->rank == root;
   p.root = root;
-  p.in_place = me_root && sbuf == MPI_IN_PLACE;
+  p.in_place = in_place;
   if (!p.in_place) {
     ck.not_in_place(sbuf, "sendbuf");
     ck.buf(sbuf, scount, stype, "send", p.one);

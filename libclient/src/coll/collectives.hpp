@@ -38,6 +38,10 @@ int scatter_uniform(CommObj* c, const std::byte* const* at, const Buf& own, cons
                     std::string& why, Part part = Part::whole);
 // recv: n pieces at the root; send_in_place: the root's piece is already in recv[root].
 int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_place, bool invalid, std::string& why);
+// gather() at its root for the lean path (api_coll.cpp): member r's block of `block`'s
+// count and type (contiguous) starts at at[r]. Its senders run gather().
+int gather_uniform(CommObj* c, const Buf& send, std::byte* const* at, const Buf& block, bool send_in_place,
+                   std::string& why);
 // recv: n pieces; in_place: this rank's contribution is recv[me].
 int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool invalid, std::string& why);
 // send/recv: n pieces each; in_place: send is recv (snapshotted before anything moves).

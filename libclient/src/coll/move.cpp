@@ -390,7 +390,12 @@ int scatter_uniform(CommObj* c, const std::byte* const* at, const Buf& own, cons
   return result(k, ok, why);
 }
 
-int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_place, bool invalid, std::string& why) {
+namespace {
+// gather(), with member r's receive block at the root as recv(r) (a Buf): the plan's
+// pieces, or the lean path's uniform ones (gather_uniform).
+template <class Recv>
+int gather_with(CommObj* c, const Buf& send, Recv&& recv, int root, bool send_in_place, bool invalid,
+                std::string& why) {
   Call k = begin(c, layout::CollKind::gather);
   k.lazy_done = true;
   // Only the root reads a sender's exposed contribution: the other senders need not
@@ -470,7 +475,7 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     // block to send, in an erroneous call, must not take a stale offer).
     layout::CallDesc& d = my_desc(k);
     auto offered = [&](int r) {
-      const Buf& b = recv[r];
+      const Buf& b = recv(r);
       return r != root && b.contiguous() && static_cast<std::uint64_t>(b.bytes()) > kStageMax;
     };
     bool any = false;
@@ -479,27 +484,27 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
     // Two members: the sender writes its offered block or streams it, as our measured
     // calls say (path_choice.hpp); timed to our finish().
     if (k.n == 2 && any) {
-      path = pick_path(c->paths, PathKind::gather, static_cast<std::uint64_t>(recv[1 - root].bytes()));
+      path = pick_path(c->paths, PathKind::gather, static_cast<std::uint64_t>(recv(1 - root).bytes()));
       if (!path.stream) d.status |= layout::kDescWantsWrite;
     }
     if (any) {
       layout::PieceDesc* t = my_pieces(k);
       for (int r = 0; r < k.n; ++r) {
         const bool o = offered(r);
-        t[r] = layout::PieceDesc{o ? reinterpret_cast<std::uint64_t>(recv[r].data()) : 0,
-                                 o ? static_cast<std::uint64_t>(recv[r].bytes()) : 0, 0, 0};
+        t[r] = layout::PieceDesc{o ? reinterpret_cast<std::uint64_t>(recv(r).data()) : 0,
+                                 o ? static_cast<std::uint64_t>(recv(r).bytes()) : 0, 0, 0};
       }
     }
     post(k);
     // Staged blocks beyond the descriptor line: their first lines now, so the misses
     // overlap (reduce.cpp does the same).
     for (int r = 0; r < k.n; ++r) {
-      const auto b = static_cast<std::uint64_t>(recv[r].bytes());
+      const auto b = static_cast<std::uint64_t>(recv(r).bytes());
       if (r != root && b > layout::kInlineBytes && b <= kStageMax) {
         __builtin_prefetch(stage_in(k, r, b <= small_max()));
       }
     }
-    if (!send_in_place) local_copy(k, send, recv[root]);
+    if (!send_in_place) local_copy(k, send, recv(root));
     for (int r = 0; r < k.n && ok; ++r) {
       if (r == root) continue;
       ok = wait_posted(k, r);
@@ -513,15 +518,28 @@ int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_
       if (path.timed) path.stream = (rd.status & layout::kDescStreamed) != 0;
       if (written && (rd.status & layout::kDescStreamed) != 0) {
         // Split: the head is in our buffer, the rest comes through r's ring.
-        ok = drain(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes - rd.bytes2, recv[r], rd.bytes2);
+        ok = drain(k, r, static_cast<std::uint32_t>(rd.value[0]), rd.bytes - rd.bytes2, recv(r), rd.bytes2);
       } else if (!written) {
-        ok = receive_from(k, r, recv[r]);  // also drains
+        ok = receive_from(k, r, recv(r));  // also drains
       }
     }
   }
   ok = finish(k) && ok;
   if (ok) path_done(c->paths, path);
   return result(k, ok, why);
+}
+}  // namespace
+
+int gather(CommObj* c, const Buf& send, const Buf* recv, int root, bool send_in_place, bool invalid, std::string& why) {
+  return gather_with(c, send, [recv](int r) -> const Buf& { return recv[r]; }, root, send_in_place, invalid, why);
+}
+
+int gather_uniform(CommObj* c, const Buf& send, std::byte* const* at, const Buf& block, bool send_in_place,
+                   std::string& why) {
+  const MPI_Count lb = block.type->lb;
+  return gather_with(
+      c, send, [&](int r) { return Buf{at[r] - lb, block.count, block.type, block.flat}; }, c->rank, send_in_place,
+      false, why);
 }
 
 int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool invalid, std::string& why) {
