@@ -288,11 +288,14 @@ bool lean_ok(const CommObj* c, const Tail& t) {
 }
 
 // A committed contiguous datatype with a count that passes Check::resolve, else nullptr.
+// Its data starts at or past a buffer's address (true_lb >= 0), so that lean_addr is
+// Check::not_null's answer.
 [[gnu::always_inline]] inline types::Datatype* lean_type(MPI_Count count, MPI_Datatype dt) {
   types::Datatype* t = types::lookup(dt);
-  return t != nullptr && t->committed && t->contiguous() && count >= 0 ? t : nullptr;
+  return t != nullptr && t->committed && t->contiguous() && t->true_lb >= 0 && count >= 0 ? t : nullptr;
 }
-// Whether an address passes Check::not_null whatever the count (and is not MPI_IN_PLACE).
+// Whether a buffer of such a type passes Check::not_null whatever the count (and is not
+// MPI_IN_PLACE).
 inline bool lean_addr(const void* addr) { return reinterpret_cast<std::uintptr_t>(addr) >= Check::kNullPage; }
 
 // A contiguous buffer that passes Check::buf, as a Buf.
@@ -576,6 +579,16 @@ int alltoallw(const void* sbuf, const C* scounts, const D* sdispls, const MPI_Da
 
 // ---- the reduce family --------------------------------------------------------------------
 
+// A reduction in a loop asks for the same predefined op x type every call: the last
+// valid answer stands (neither changes; a plain static: MPI calls are serialized).
+struct KernelChoice {
+  shmpi::ops::OpKind kind;
+  MPI_Datatype dt;
+  shmpi::ops::Kernel k;
+  shmpi::ops::Kernel3 k3;
+};
+KernelChoice g_last_choice{shmpi::ops::OpKind::no_op, MPI_DATATYPE_NULL, nullptr, nullptr};
+
 // The op and datatype of a reduction: a user op on any committed type; a predefined op
 // on the predefined types of its groups (MPI-4.1 6.9.2); REPLACE and NO_OP belong to the
 // accumulate calls.
@@ -599,15 +612,7 @@ void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p, bool borrow) {
   r.type = t;
   if (held.user) return;
   namespace ops = shmpi::ops;
-  // A reduction in a loop asks for the same predefined op x type every call: the last
-  // valid answer stands (neither changes; a plain static: MPI calls are serialized).
-  struct Choice {
-    ops::OpKind kind;
-    MPI_Datatype dt;
-    ops::Kernel k;
-    ops::Kernel3 k3;
-  };
-  static Choice last{ops::OpKind::no_op, MPI_DATATYPE_NULL, nullptr, nullptr};
+  KernelChoice& last = g_last_choice;
   if (held.kind == last.kind && dt == last.dt) {
     r.kernel = last.k;
     r.kernel3 = last.k3;
@@ -627,11 +632,31 @@ void reducer(Check& ck, MPI_Op op, MPI_Datatype dt, Plan& p, bool borrow) {
   r.kernel = ops::op_valid(held.kind, info.group, strict) ? ops::kernel(held.kind, info.elem) : nullptr;
   if (r.kernel != nullptr) {
     r.kernel3 = ops::kernel3(held.kind, info.elem);
-    last = Choice{held.kind, dt, r.kernel, r.kernel3};
+    last = KernelChoice{held.kind, dt, r.kernel, r.kernel3};
     return;
   }
   ck.fail(MPI_ERR_OP, what() + " is not defined on " + t->name +
                           (info.group == ops::TypeGroup::character && strict ? " (SHMPI_STRICT_TYPES=1)" : ""));
+}
+
+// The lean path's op and datatype (a borrowed op): what reducer() finds for a user op,
+// or for the predefined op and type of its last answer; false for anything else (the
+// general path then checks it).
+bool lean_reducer(MPI_Op op, MPI_Datatype dt, coll::Reducer& r) {
+  const OpObj* o = borrow_op(op);
+  types::Datatype* t = types::lookup(dt);
+  // Any committed type whose data starts at or past a buffer's address (lean_addr).
+  if (o == nullptr || t == nullptr || !t->committed || t->flat == nullptr || t->true_lb < 0 || t->extent() < 0) {
+    return false;
+  }
+  r.op = o;
+  r.handle = dt;
+  r.type = t;
+  if (o->user) return true;
+  if (o->kind != g_last_choice.kind || dt != g_last_choice.dt) return false;
+  r.kernel = g_last_choice.k;
+  r.kernel3 = g_last_choice.k3;
+  return true;
 }
 
 // counts: reduce_scatter's per-rank counts (n entries), already checked; else nullptr.
@@ -639,9 +664,19 @@ int reduce_call(coll::ReduceKind kind, const void* sbuf, void* rbuf, MPI_Count c
                 MPI_Datatype dt, MPI_Op op, int root, CommObj* c, const char* call, Tail& t) {
   int rc = MPI_SUCCESS;
   if (kind == coll::ReduceKind::reduce && root_bad(c, root, call, rc)) return rc;
+  const bool has_recv = kind != coll::ReduceKind::reduce || c->rank == root;
+  // A blocking reduce, allreduce, scan or exscan whose arguments lean_reducer and
+  // lean_addr take: straight to coll::reduce (the lean path of small calls).
+  if (coll::Reducer r; t.mode == Mode::blocking && counts == nullptr && count >= 0 && lean_ok(c, t) &&
+                       (sbuf == MPI_IN_PLACE ? has_recv : lean_addr(sbuf)) && (!has_recv || lean_addr(rbuf)) &&
+                       lean_reducer(op, dt, r)) {
+    const bool in_place = sbuf == MPI_IN_PLACE;
+    return lean_call(c, call, t, [&](coll::Part part, std::string& why) {
+      return coll::reduce(c, kind, sbuf, rbuf, count, nullptr, r, root, in_place, false, why, part);
+    });
+  }
   Plan& p = fresh(PlanKind::reduce, c, call, t);
   Check ck{p};
-  const bool has_recv = kind != coll::ReduceKind::reduce || c->rank == root;
   p.rkind = kind;
   p.sbuf = sbuf;
   p.rbuf = rbuf;
