@@ -471,15 +471,20 @@ bool peer_bad(Call& k, int r) {
   return false;
 }
 
-bool size_matches(Call& k, int r, std::uint64_t bytes) {
-  const std::uint64_t theirs = desc(k, r).bytes;
-  if (theirs == bytes) return true;
+namespace {
+[[gnu::cold, gnu::noinline]] bool sizes_differ(Call& k, int r, std::uint64_t bytes, std::uint64_t theirs) {
   if (k.error == MPI_SUCCESS) {
     k.error = MPI_ERR_TRUNCATE;
     k.why = "members passed different counts (rank " + std::to_string(r) + ": " + std::to_string(theirs) +
             " bytes of input, this rank: " + std::to_string(bytes) + ")";
   }
   return false;
+}
+}  // namespace
+
+bool size_matches(Call& k, int r, std::uint64_t bytes) {
+  const std::uint64_t theirs = desc(k, r).bytes;
+  return theirs == bytes || sizes_differ(k, r, bytes, theirs);
 }
 
 bool sizes_agree(Call& k, int lo, int hi, std::uint64_t bytes, bool& ok) {
