@@ -275,13 +275,16 @@ int issue_nonblocking(Plan& p, Tail& t) {
   return register_started(*r, t);
 }
 
-// ---- the lean path of small rooted calls ----------------------------------------------------
-// A blocking or nonblocking bcast or scatter with contiguous buffers, on a communicator
+// ---- the lean path of small calls -----------------------------------------------------------
+// A blocking or nonblocking bcast or scatter(v), a blocking gather(v), reduce, allreduce,
+// scan or exscan whose arguments are plainly valid (contiguous buffers for the moving
+// calls; a user op, or a predefined op x type reducer() already took), on a communicator
 // with nothing of ours in flight, goes from these checks straight to its run in move.cpp
-// (a nonblocking one as a trial, nbc.hpp start_mode): no plan, no run() dispatch, no
-// piece array for a scatter root (scatter_uniform). What it does is what the general path
-// does for such a call, step for step (docs/collectives.md "The lean path"); anything
-// else takes the general path, whose checks report what is wrong.
+// or reduce.cpp (a nonblocking one as a trial, nbc.hpp start_mode): no plan, no run()
+// dispatch, no piece array for a scatter or gather root (scatter_uniform,
+// gather_uniform). What it does is what the general path does for such a call, step
+// for step (docs/collectives.md "The lean path of small calls"); anything else takes
+// the general path, whose checks report what is wrong.
 bool lean_ok(const CommObj* c, const Tail& t) {
   return t.mode != Mode::persistent && c->block != nullptr && c->nbc_running == 0 &&
          coll::current_task() == nullptr && (t.mode == Mode::blocking || coll::own_slot_free(*c));
@@ -354,15 +357,15 @@ inline std::byte* piece_at(const void* base, MPI_Count displ, MPI_Count ext) {
 // most this many members.
 constexpr int kLeanPieces = 64;
 // A scatter(v) root's send pieces or a gather(v) root's receive blocks for the lean
-// path: all of one count (count, or every entry of counts), of a contiguous type,
+// path: all of one count (`regular`, or every entry of counts), of a contiguous type,
 // staged (coll::uniform_staged), each passing the checks fill_regular / fill_v make;
 // their first bytes in at[], the root's own in own.
 template <class C, class D>
-bool lean_pieces(const void* base, const C* counts, const D* displs, MPI_Count scount, MPI_Datatype stype, int n,
+bool lean_pieces(const void* base, const C* counts, const D* displs, MPI_Count regular, MPI_Datatype dt, int n,
                  int root, bool v, std::byte** at, Buf& own) {
   if (n > kLeanPieces || (v && (counts == nullptr || displs == nullptr))) return false;
-  const MPI_Count count = v ? static_cast<MPI_Count>(counts[0]) : scount;
-  types::Datatype* t = lean_type(count, stype);
+  const MPI_Count count = v ? static_cast<MPI_Count>(counts[0]) : regular;
+  types::Datatype* t = lean_type(count, dt);
   if (t == nullptr || !coll::uniform_staged(n, static_cast<std::uint64_t>(count * t->size))) return false;
   const MPI_Count ext = t->extent();
   for (int j = 0; j < n; ++j) {
