@@ -7,7 +7,7 @@
 # Usage: run_coll_peer.sh mpich|openmpi TESTS_MPI_DIR
 peer=$1 src=$2
 source "$(dirname "$0")/peer_lib.sh"
-progs=(coll_basic coll_reduce coll_determinism coll_comms coll_errors coll_numa coll_mixed_sizes coll_run_ahead)
+progs=(coll_basic coll_reduce coll_determinism coll_comms coll_errors coll_numa coll_mixed_sizes coll_run_ahead coll_uniform_v)
 for p in "${progs[@]}"; do peer_build "$p" -lm; done
 # Only this script's toggles, none inherited from the caller's environment.
 for v in $(compgen -e | grep '^COLL_'); do unset "$v"; done
