@@ -201,6 +201,24 @@ int register_started(coll::CollRequest& r, Tail& t) {
   return MPI_SUCCESS;
 }
 
+// A blocking or nonblocking call run at issue that ended with error class cls (why):
+// raised through the communicator's handler, or the nonblocking call's request carries it.
+[[gnu::cold, gnu::noinline]] int failed(CommObj* c, const char* call, int cls, const std::string& why, Tail& t) {
+  if (t.mode == Mode::blocking) return raise(c, cls, std::string(call) + ": " + why);
+  *t.request = coll::failed_at_issue(c, call, cls, why);
+  return MPI_SUCCESS;
+}
+
+inline bool trial_waits(int cls) { return cls == coll::kNotYet || cls == coll::kNeedsTask; }
+
+// A nonblocking call whose trial run must wait (trial_waits; the trial took the call's
+// sequence number): in flight from here with plan p.
+[[gnu::noinline]] int taken(Plan& p, int trial, Tail& t) {
+  coll::CollRequest* r = coll::request_for(p);
+  coll::start_taken(*r, trial == coll::kNeedsTask);
+  return register_started(*r, t);
+}
+
 // Runs, starts or keeps the plan, as the call's mode says.
 int issue(Plan& p, Tail& t) {
   CommObj* c = p.comm;
@@ -209,7 +227,7 @@ int issue(Plan& p, Tail& t) {
     const int cls = coll::run(p, why);
     p.release();
     if (!p.ok()) return raise(c, p.cls, p.msg);
-    if (cls != MPI_SUCCESS) return raise(c, cls, std::string(p.call) + ": " + why);
+    if (cls != MPI_SUCCESS) return failed(c, p.call, cls, why, t);
     return MPI_SUCCESS;
   }
   if (t.mode == Mode::nonblocking) return issue_nonblocking(p, t);
@@ -244,13 +262,10 @@ int issue_nonblocking(Plan& p, Tail& t) {
       coll::start_posted(*r);
       return register_started(*r, t);
     }
-    if (cls == coll::kNotYet || cls == coll::kNeedsTask) {
-      coll::CollRequest* r = coll::request_for(p);
-      coll::start_taken(*r, cls == coll::kNeedsTask);
-      return register_started(*r, t);
-    }
+    if (trial_waits(cls)) return taken(p, cls, t);
     p.release();
-    *t.request = cls == MPI_SUCCESS ? coll::completed_handle() : coll::failed_at_issue(c, p.call, cls, why);
+    if (cls != MPI_SUCCESS) return failed(c, p.call, cls, why, t);
+    *t.request = coll::completed_handle();
     return MPI_SUCCESS;
   }
   coll::CollRequest* r = coll::request_for(p);
@@ -309,13 +324,6 @@ inline bool lean_addr(const void* addr) { return reinterpret_cast<std::uintptr_t
   return true;
 }
 
-// A lean run that ended with an error class.
-[[gnu::cold, gnu::noinline]] int lean_failed(CommObj* c, const char* call, int cls, const std::string& why, Tail& t) {
-  if (t.mode == Mode::blocking) return raise(c, cls, std::string(call) + ": " + why);
-  *t.request = coll::failed_at_issue(c, call, cls, why);
-  return MPI_SUCCESS;
-}
-
 // Runs run(part, why) as the call's mode says (a nonblocking call at issue: a trial).
 // The call's return code, or kNotYet or kNeedsTask: a nonblocking call that must wait,
 // whose trial took the call's sequence number; the caller makes the general path's plan
@@ -331,20 +339,11 @@ int lean_call(CommObj* c, const char* call, Tail& t, Run&& run) {
     if (nb) *t.request = coll::completed_handle();
     return MPI_SUCCESS;
   }
-  if (cls == coll::kNotYet || cls == coll::kNeedsTask) return cls;
-  return lean_failed(c, call, cls, why, t);
-}
-inline bool lean_waits(int rc) { return rc == coll::kNotYet || rc == coll::kNeedsTask; }
-
-// The plan of a call whose lean trial must wait (lean_call): in flight from here, as
-// issue_nonblocking's after its trial.
-[[gnu::noinline]] int taken(Plan& p, int trial, Tail& t) {
-  coll::CollRequest* r = coll::request_for(p);
-  coll::start_taken(*r, trial == coll::kNeedsTask);
-  return register_started(*r, t);
+  if (trial_waits(cls)) return cls;
+  return failed(c, call, cls, why, t);
 }
 // The plan made: issued, or in flight after its lean trial (trial: lean_call's code).
-int issue_or_taken(Plan& p, int trial, Tail& t) { return lean_waits(trial) ? taken(p, trial, t) : issue(p, t); }
+int issue_or_taken(Plan& p, int trial, Tail& t) { return trial_waits(trial) ? taken(p, trial, t) : issue(p, t); }
 
 // Piece r's address, base + displ extents, in integer arithmetic: base may be
 // MPI_BOTTOM (NULL) with absolute displacements; the checks judge the piece's own address.
@@ -434,7 +433,7 @@ int bcast(void* buf, MPI_Count count, MPI_Datatype dt, int root, MPI_Comm comm, 
                static_cast<std::uint64_t>(one.bytes()) <= coll::kStageMax) {
     trial = lean_call(c, call, t,
                       [&](coll::Part part, std::string& why) { return coll::bcast(c, one, root, false, why, part); });
-    if (!lean_waits(trial)) return trial;
+    if (!trial_waits(trial)) return trial;
   }
   Plan& p = fresh(PlanKind::bcast, c, call, t);
   Check ck{p};
@@ -462,7 +461,7 @@ int scatter(const void* sbuf, const C* scounts, const D* displs, MPI_Count scoun
       if (!me_root) return coll::scatter(c, nullptr, recv, root, false, false, why, part);
       return coll::scatter_uniform(c, at, own, recv, in_place, why, part);
     });
-    if (!lean_waits(trial)) return trial;
+    if (!trial_waits(trial)) return trial;
   }
   Plan& p = fresh(PlanKind::scatter, c, call, t);
   Check ck{p};
