@@ -256,7 +256,7 @@ bool pieces_small(int n, const Buf* send, int skip) {
     sum += bytes;
     uniform = uniform && bytes == b;
   }
-  return off <= small_max() || (uniform && sum <= layout::kInlineBytes);
+  return stages_small(off, sum, uniform);
 }
 
 bool pieces_staged(int n, const Buf* send, int skip) {

@@ -165,6 +165,12 @@ std::uint64_t small_max();
 // small_max() bytes (64-byte steps), or puts them all in the descriptor line (uniform,
 // kInlineBytes in all): then a scatter root may take reserve_small().
 bool pieces_small(int n, const Buf* send, int skip);
+// pieces_small's rule, for pieces that take `off` bytes of staging at 64-byte steps and
+// `sum` bytes in all (`uniform`: more than one, all of one size; scatter_uniform asks it
+// of its pieces directly).
+inline bool stages_small(std::uint64_t off, std::uint64_t sum, bool uniform) {
+  return off <= small_max() || (uniform && sum <= layout::kInlineBytes);
+}
 // Whether contribute_pieces() (move.cpp) stages every piece but `skip`'s: each fits
 // kStageMax and all fit the slot at 64-byte steps (else the writer waits for readers).
 bool pieces_staged(int n, const Buf* send, int skip);

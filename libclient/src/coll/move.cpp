@@ -372,7 +372,7 @@ int scatter_uniform(CommObj* c, const std::byte* const* at, const Buf& own, cons
   const auto b = static_cast<std::uint64_t>(own.bytes());
   // As scatter(): pieces_small() of uniform pieces.
   const auto others = static_cast<std::uint64_t>(k.n - 1);
-  const bool small = others * ((b + 63) / 64 * 64) <= small_max() || others * b <= layout::kInlineBytes;
+  const bool small = stages_small(others * ((b + 63) / 64 * 64), others * b, k.n > 1);
   if (part == Part::trial && !reservable(k, small)) return kNotYet;
   if (!(small ? reserve_small(k) : reserve(k))) return aborted(why);
   my_desc(k).status = 0;
