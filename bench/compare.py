@@ -606,8 +606,8 @@ NBC_NOTES = [
     "latency (min/med): loops of back-to-back calls (nonblocking: I<coll> + MPI_Wait, no computation), each loop "
     "after one MPI_Barrier (the same for every library); a loop's value is its span (latest end - earliest start "
     "over all ranks) per call, as in coll",
-    "nb/blk: each library's median of the nonblocking call / its blocking call's (same launches, measured right "
-    "after each other)",
+    "nb/blk: each library's nonblocking call / its blocking call: their timed loops alternate in each launch "
+    "(nbc_latency.c), the median over the loop pairs of the two times' ratio, then the median over the launches",
     "overlap %: OSU's (osu_iallreduce & co.): loops of I<coll>, a dummy computation of ~t_pure (the nonblocking "
     "median; no MPI call inside), MPI_Wait; overlap = max(0, 100 x (1 - (t_total - t_compute) / t_pure)), t_total "
     "the span per iteration, t_compute the ranks' mean time in the computation; median over the loops, then over "
@@ -646,6 +646,16 @@ def _nbc_sizes(ranks: int) -> list[int]:
     return coll_sizes_at("bcast", ranks)
 
 
+def versus_ratio(case: Optional[dict], other: Optional[dict]) -> Optional[float]:
+    """A case's time / the case it is compared with (Variant.versus), for one library: the
+    case's paired_ratio where its program printed one (nbc_latency.c: the two calls' timed
+    loops alternated, and each loop pair's ratio compares the same machine state; the median
+    over the launches), else the ratio of the two medians."""
+    if case and "paired_ratio" in case:
+        return case["paired_ratio"]
+    return case["median_us"] / other["median_us"] if (case and other and other["median_us"]) else None
+
+
 def _nbc_within_blocking(icoll: str, ranks: int, factor: float) -> Target:
     """At every size: shmpi's nonblocking median within factor x its own blocking median (same
     launches); the peers' worst ratios for context."""
@@ -654,13 +664,13 @@ def _nbc_within_blocking(icoll: str, ranks: int, factor: float) -> Target:
         missing = []
         for n in _nbc_sizes(ranks):
             for lib in s.libs:
-                nb, blk = _median(s, lib, ranks, nbc_tag(icoll, n)), _median(s, lib, ranks, nbc_tag(icoll[1:], n))
-                if nb is None or not blk:
+                r = versus_ratio(s.cell(lib, ranks, nbc_tag(icoll, n)), s.cell(lib, ranks, nbc_tag(icoll[1:], n)))
+                if r is None:
                     if lib == "shmpi":
                         missing.append(fmt_size(n))
                     continue
-                if lib not in worst or nb / blk > worst[lib][0]:
-                    worst[lib] = (nb / blk, fmt_size(n))
+                if lib not in worst or r > worst[lib][0]:
+                    worst[lib] = (r, fmt_size(n))
         peers = "; ".join(f"{LIB_LABEL[l]} {r:.2f} at {at}" for l, (r, at) in worst.items() if l != "shmpi")
         peers = f" [peers' worst: {peers}]" if peers else ""
         if "shmpi" not in worst:
@@ -1056,8 +1066,7 @@ class Summary:
             row["versus"] = v.versus
             row["versus_ratios"] = {}
             for lib in self.libs:
-                c, o = row["libs"][lib], self.cell(lib, n, v.versus)
-                row["versus_ratios"][lib] = c["median_us"] / o["median_us"] if (c and o) else None
+                row["versus_ratios"][lib] = versus_ratio(row["libs"][lib], self.cell(lib, n, v.versus))
         if ref_spec := self.bench.reference_for(n):
             ref = self.reference(n)
             row["reference_name"] = ref_spec.name

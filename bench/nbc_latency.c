@@ -14,9 +14,12 @@
  *   (i)bcast      n doubles from rank 0
  *   (i)scatter    every rank receives n doubles (root sends p x SIZE)
  *
- * Per size, the cases run in the order COLLS gives them (so a nonblocking call and its
- * blocking version are measured right after each other). A nonblocking case is two
- * measurements, OSU's:
+ * Per size, the cases run in the order COLLS gives them. A nonblocking call whose blocking
+ * version is listed too is measured together with it, where the first of the two is listed:
+ * their timed loops alternate (one of the nonblocking call, one of the blocking call, ...),
+ * so that a machine whose speed changes between minutes times both alike, and the
+ * nonblocking line adds paired_ratio=, the median over those loop pairs of nonblocking /
+ * blocking time. A nonblocking case is two measurements, OSU's:
  *   pure     loops of I<coll> + MPI_Wait, no computation: t_pure, the latency (min_us,
  *            median_us), as the blocking cases' latency;
  *   overlap  loops of I<coll>, then a dummy computation of about t_pure (the pure loops'
@@ -65,7 +68,8 @@
  *
  * Rank 0 prints per case, microseconds per call:
  *   RESULT bench=nbc_<icoll>_<bytes> ranks=<p> min_us=<x> median_us=<y> iters=<i> tmax_median_us=<t>
- *          overlap_pct=<o> total_us=<t_total> compute_us=<t_compute> exposed_us=<e> overlap_iters=<j>
+ *          [paired_ratio=<r>] overlap_pct=<o> total_us=<t_total> compute_us=<t_compute> exposed_us=<e>
+ *          overlap_iters=<j>
  *   RESULT bench=nbc_<coll>_<bytes> ranks=<p> min_us=<x> median_us=<y> iters=<i> tmax_median_us=<t>
  * (one line each; total_us, compute_us and exposed_us = t_total - t_compute, the time the
  * collective added to the computation, the medians over the overlap loops).
@@ -268,58 +272,79 @@ struct timing {
   double bad[2]; /* worst rank: calls with wrong values, wrong values in the last call */
 };
 
-/* Warmup and REPETITIONS timed loops of `coll` on n doubles, with c->units of computation
- * per iteration (nonblocking calls only). Returns 1 if the checks passed (on every rank). */
-static int measure(struct ctx* c, enum coll coll, long n, long iters, long warmup, int reps, struct timing* t) {
+/* Warmup and REPETITIONS timed loops of each of the m (1 or 2) collectives cs[0..m), all of
+ * one kind (kind_of: the same buffers, stamps and checks), on n doubles, with c->units of
+ * computation per iteration (nonblocking calls only); t[i] gets cs[i]'s loops. Two
+ * collectives are warmed up one after the other and their timed loops then alternate:
+ * loop r of cs[0], loop r of cs[1], loop r+1 of cs[0], ... A VM whose speed changes from
+ * one minute to the next (these do, 2-4x for a cross-core copy) then times both in the
+ * same states, so their ratio compares like with like; one measured whole before the
+ * other gave nonblocking/blocking ratios of 0.5-2 at one size in one launch (docs/
+ * collectives.md "Nonblocking and persistent collectives", Measured). The stamps' iteration
+ * counts on across both (one kind, one message). Returns 1 if the checks passed (on every
+ * rank); a wrong value is counted against both. */
+static int measure(struct ctx* c, const enum coll* cs, int m, long n, long iters, long warmup, int reps,
+                   struct timing* t) {
   c->bad = 0;
-  reset_case(c, coll, n); /* no barrier needed: a receive buffer is the library's only inside the call */
+  reset_case(c, cs[0], n); /* no barrier needed: a receive buffer is the library's only inside the call */
 
   long k = 0; /* calls so far: the stamps' iteration */
-  struct warmup w = {.total = warmup}; /* paces: seconds per iteration, max over ranks */
-  for (long len; (len = warmup_next(&w)) > 0;) {
-    const double w0 = now_s();
-    for (long i = 0; i < len; ++i) iteration(c, coll, n, k++);
-    const double dt = now_s() - w0;
-    if (warmup_step(&w, &c->ctl, dt / (double)len, dt, len)) break;
+  long len_of[2], floor_of[2];
+  for (int i = 0; i < m; ++i) {
+    struct warmup w = {.total = warmup}; /* paces: seconds per iteration, max over ranks */
+    for (long len; (len = warmup_next(&w)) > 0;) {
+      const double w0 = now_s();
+      for (long j = 0; j < len; ++j) iteration(c, cs[i], n, k++);
+      const double dt = now_s() - w0;
+      if (warmup_step(&w, &c->ctl, dt / (double)len, dt, len)) break;
+    }
+    floor_of[i] = iters_floor(iters);
+    len_of[i] = warmup_capped(&w, iters, floor_of[i]);
   }
-  const long floor = iters_floor(iters);
-  iters = warmup_capped(&w, iters, floor);
 
-  double v[3 * MAX_REPS + 2]; /* per loop: -start, end, own time; then the two checks */
+  double v[2][3 * MAX_REPS + 2]; /* per collective and loop: -start, end, own time; then the two checks */
   double comp[MAX_REPS];
-  long loop_iters[MAX_REPS];
+  long loop_iters[2][MAX_REPS];
   for (int r = 0; r < reps; ++r) {
-    c->comp_s = 0.0;
-    MPI_Barrier(c->comm); /* pre-timing barrier, same for every library */
-    const double t0 = now_s();
-    for (long i = 0; i < iters; ++i) iteration(c, coll, n, k++);
-    const double t1 = now_s();
-    v[3 * r] = -t0;
-    v[3 * r + 1] = t1;
-    v[3 * r + 2] = t1 - t0;
-    comp[r] = c->comp_s / (double)iters;
-    loop_iters[r] = iters;
-    if (r + 1 < reps && iters > floor) {
-      double span[2] = {-t0, t1};
-      ctl_allmax(&c->ctl, span, 2);
-      iters = next_loop_iters(iters, span[0] + span[1], LOOP_BUDGET_S, floor);
+    for (int i = 0; i < m; ++i) {
+      const long len = len_of[i];
+      c->comp_s = 0.0;
+      MPI_Barrier(c->comm); /* pre-timing barrier, same for every library */
+      const double t0 = now_s();
+      for (long j = 0; j < len; ++j) iteration(c, cs[i], n, k++);
+      const double t1 = now_s();
+      v[i][3 * r] = -t0;
+      v[i][3 * r + 1] = t1;
+      v[i][3 * r + 2] = t1 - t0;
+      if (m == 1) comp[r] = c->comp_s / (double)len;
+      loop_iters[i][r] = len;
+      if (r + 1 < reps && len > floor_of[i]) {
+        double span[2] = {-t0, t1};
+        ctl_allmax(&c->ctl, span, 2);
+        len_of[i] = next_loop_iters(len, span[0] + span[1], LOOP_BUDGET_S, floor_of[i]);
+      }
     }
   }
 
-  v[3 * reps] = (double)c->bad;
-  v[3 * reps + 1] = (double)verify_case(c, coll, n, k - 1);
-  ctl_allmax(&c->ctl, v, 3 * reps + 2);
+  const double bad = (double)c->bad, wrong = (double)verify_case(c, cs[0], n, k - 1);
   if (c->units > 0) ctl_allsum(&c->ctl, comp, reps);
-  t->iters = iters;
-  t->calls = k;
-  for (int r = 0; r < reps; ++r) {
-    t->us[r] = 1e6 * (v[3 * r] + v[3 * r + 1]) / (double)loop_iters[r];
-    t->tmax[r] = 1e6 * v[3 * r + 2] / (double)loop_iters[r];
-    t->comp[r] = c->units > 0 ? 1e6 * comp[r] / (double)c->p : 0.0;
+  for (int i = 0; i < m; ++i) {
+    v[i][3 * reps] = bad;
+    v[i][3 * reps + 1] = wrong;
+    ctl_allmax(&c->ctl, v[i], 3 * reps + 2);
+    long shortest = loop_iters[i][0];
+    for (int r = 0; r < reps; ++r) {
+      t[i].us[r] = 1e6 * (v[i][3 * r] + v[i][3 * r + 1]) / (double)loop_iters[i][r];
+      t[i].tmax[r] = 1e6 * v[i][3 * r + 2] / (double)loop_iters[i][r];
+      t[i].comp[r] = c->units > 0 && m == 1 ? 1e6 * comp[r] / (double)c->p : 0.0;
+      if (loop_iters[i][r] < shortest) shortest = loop_iters[i][r];
+    }
+    t[i].iters = shortest;
+    t[i].calls = k;
+    t[i].bad[0] = v[i][3 * reps];
+    t[i].bad[1] = v[i][3 * reps + 1];
   }
-  t->bad[0] = v[3 * reps];
-  t->bad[1] = v[3 * reps + 1];
-  return t->bad[0] == 0.0 && t->bad[1] == 0.0;
+  return t[0].bad[0] == 0.0 && t[0].bad[1] == 0.0;
 }
 
 /* The median of x[0..n) (x is left alone). */
@@ -329,28 +354,47 @@ static double median_of(const double* x, int n) {
   return median_pace(tmp, n);
 }
 
+/* The RESULT line of a blocking case, or of a measurement whose checks failed (rank 0). */
+static void report_pure(struct ctx* c, const char* name, struct timing* t, int reps, int ok) {
+  char extra[64] = "";
+  if (ok) snprintf(extra, sizeof extra, "tmax_median_us=%.4f", median_of(t->tmax, reps));
+  if (c->rank == 0) report_case(&words, name, c->p, t->us, reps, t->iters, extra, t->bad, t->calls);
+}
+
 /* One case (coll, bytes): a blocking call's loops, or a nonblocking call's pure loops and
- * then its overlap loops. Rank 0 reports. Returns 1 if its checks passed. */
-static int run_case(struct ctx* c, enum coll coll, long bytes, long iters, long warmup, int reps,
+ * then its overlap loops; with `partner` (>= 0: the blocking version of a nonblocking
+ * coll), the two calls' loops alternate (measure) and both are reported, coll first, its
+ * line with paired_ratio= (the median over the loop pairs of coll's time / partner's).
+ * Rank 0 reports. Returns 1 if the checks passed. */
+static int run_case(struct ctx* c, enum coll coll, int partner, long bytes, long iters, long warmup, int reps,
                     double unit_s) {
   const long n = bytes / 8;
-  char name[64];
+  char name[64], pname[64];
   snprintf(name, sizeof name, "nbc_%s_%ld", coll_names[coll], bytes);
-  struct timing pure, ovl;
+  if (partner >= 0) snprintf(pname, sizeof pname, "nbc_%s_%ld", coll_names[partner], bytes);
+  struct timing pure[2], ovl;
+  const enum coll cs[2] = {coll, partner >= 0 ? (enum coll)partner : coll};
   c->units = 0;
-  const int ok = measure(c, coll, n, iters, warmup, reps, &pure);
-  const double t_pure = median_of(pure.us, reps); /* the same on every rank */
-  char extra[256] = "";
-  if (ok) snprintf(extra, sizeof extra, "tmax_median_us=%.4f", median_of(pure.tmax, reps));
+  const int ok = measure(c, cs, partner >= 0 ? 2 : 1, n, iters, warmup, reps, pure);
+  const double t_pure = median_of(pure[0].us, reps); /* the same on every rank */
   if (!ok || !is_nonblocking(coll)) {
-    if (c->rank == 0) report_case(&words, name, c->p, pure.us, reps, pure.iters, extra, pure.bad, pure.calls);
+    report_pure(c, name, &pure[0], reps, ok);
+    if (partner >= 0) report_pure(c, pname, &pure[1], reps, ok);
     return ok;
+  }
+  char extra[320] = "";
+  snprintf(extra, sizeof extra, "tmax_median_us=%.4f", median_of(pure[0].tmax, reps));
+  if (partner >= 0) {
+    double ratio[MAX_REPS];
+    for (int r = 0; r < reps; ++r) ratio[r] = pure[0].us[r] / pure[1].us[r];
+    const size_t len = strlen(extra);
+    snprintf(extra + len, sizeof extra - len, " paired_ratio=%.4f", median_of(ratio, reps));
   }
 
   /* Overlap: about t_pure of computation between the start and the wait. */
   const double units = t_pure * 1e-6 / unit_s;
   c->units = units < 1.0 ? 1 : (long)(units + 0.5);
-  const int ok2 = measure(c, coll, n, iters, warmup, reps, &ovl);
+  const int ok2 = measure(c, cs, 1, n, iters, warmup, reps, &ovl);
   c->units = 0;
   if (!ok2) {
     if (c->rank == 0) {
@@ -370,7 +414,8 @@ static int run_case(struct ctx* c, enum coll coll, long bytes, long iters, long 
   snprintf(extra + len, sizeof extra - len,
            " overlap_pct=%.2f total_us=%.4f compute_us=%.4f exposed_us=%.4f overlap_iters=%ld", median_of(overlap, reps),
            median_of(ovl.us, reps), median_of(ovl.comp, reps), median_of(exposed, reps), ovl.iters);
-  if (c->rank == 0) report_case(&words, name, c->p, pure.us, reps, pure.iters, extra, pure.bad, pure.calls);
+  if (c->rank == 0) report_case(&words, name, c->p, pure[0].us, reps, pure[0].iters, extra, pure[0].bad, pure[0].calls);
+  if (partner >= 0) report_pure(c, pname, &pure[1], reps, 1);
   return 1;
 }
 
@@ -417,8 +462,21 @@ int main(int argc, char** argv) {
   int all_ok = 1;
   for (int j = 0; j < a.nsizes; ++j) {
     const long it = iters_for_size(a.iters, a.sizes[j], 4), w = warmup_for_size(a.warmup, a.sizes[j]);
-    for (int i = 0; i < a.nnames; ++i)
-      all_ok &= run_case(&c, (enum coll)a.names[i], a.sizes[j], it, a.warmup ? w : 0, a.reps, unit_s);
+    /* A nonblocking call whose blocking version is listed too is measured with it
+     * (alternating loops, run_case), where the first of the two is listed. */
+    int done[C_COUNT] = {0};
+    for (int i = 0; i < a.nnames; ++i) {
+      const enum coll coll = (enum coll)a.names[i];
+      if (done[coll]) continue;
+      const enum coll nb = is_nonblocking(coll) ? coll : (enum coll)(coll - C_ALLREDUCE);
+      const enum coll blk = (enum coll)(nb + C_ALLREDUCE);
+      int partner = -1;
+      for (int q = 0; q < a.nnames; ++q)
+        if (a.names[q] != (int)coll && (a.names[q] == (int)nb || a.names[q] == (int)blk)) partner = a.names[q];
+      if (partner >= 0) done[nb] = done[blk] = 1;
+      all_ok &= partner >= 0 ? run_case(&c, nb, blk, a.sizes[j], it, a.warmup ? w : 0, a.reps, unit_s)
+                             : run_case(&c, coll, -1, a.sizes[j], it, a.warmup ? w : 0, a.reps, unit_s);
+    }
   }
 
   ctl_close(&c.ctl);
