@@ -280,7 +280,7 @@ struct timing {
  * one minute to the next (these do, 2-4x for a cross-core copy) then times both in the
  * same states, so their ratio compares like with like; one measured whole before the
  * other gave nonblocking/blocking ratios of 0.5-2 at one size in one launch (docs/
- * collectives.md "Nonblocking and persistent collectives", Measured). The stamps' iteration
+ * collectives-measured.md, "Nonblocking and persistent collectives"). The stamps' iteration
  * counts on across both (one kind, one message). Returns 1 if the checks passed (on every
  * rank); a wrong value is counted against both. */
 static int measure(struct ctx* c, const enum coll* cs, int m, long n, long iters, long warmup, int reps,

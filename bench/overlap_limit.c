@@ -24,8 +24,8 @@
  * exposed); as WORK grows, all of it shows after the computation while t_pure grows by
  * the same, and the figure falls. A library call that spends as much CPU in MPI_Ix +
  * MPI_Wait and waits for one line of the other rank (an 8-byte MPI_Iallreduce) should
- * not expect more in the same state of the machine (docs/collectives.md, "Nonblocking
- * and persistent collectives", "Measured", session 36).
+ * not expect more in the same state of the machine (docs/collectives-measured.md,
+ * "Nonblocking and persistent collectives", session 36).
  *
  * Timing as flag_barrier_limit.c: WARMUP calls first, then per measurement REPETITIONS
  * loops of ITERATIONS calls, each loop after one untimed exchange; the parent times each
