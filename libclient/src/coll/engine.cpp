@@ -395,11 +395,6 @@ void post(Call& k) {
   }
 }
 
-const std::byte* staged(const Call& k, int r, const layout::CallDesc& d) {
-  if ((d.status & layout::kDescInline) != 0) return reinterpret_cast<const std::byte*>(d.value);
-  return stage_of(k, r);
-}
-
 std::byte* stage_for(Call& k, std::uint64_t bytes) {
   layout::CallDesc& d = my_desc(k);
   if (bytes <= layout::kInlineBytes) {

@@ -195,7 +195,10 @@ inline std::byte* stage_of(const Call& k, int r) {
   return stage_in(k, r, (desc(k, r).status & layout::kDescSmallStage) != 0);
 }
 // Where rank r's staged bytes of this call are: inline in its descriptor, or its slot.
-const std::byte* staged(const Call& k, int r, const layout::CallDesc& d);
+inline const std::byte* staged(const Call& k, int r, const layout::CallDesc& d) {
+  if ((d.status & layout::kDescInline) != 0) return reinterpret_cast<const std::byte*>(d.value);
+  return stage_of(k, r);
+}
 // This rank's staging area for `bytes` of the call: the descriptor's inline bytes when
 // they fit (marks the descriptor), else the slot.
 std::byte* stage_for(Call& k, std::uint64_t bytes);

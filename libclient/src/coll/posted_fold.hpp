@@ -82,8 +82,9 @@ FoldStep run_posted_fold(PostedFold& f, const Reducer& op);
 FoldStep fold_posted(Call& k, const Reducer& op, const FoldArgs& f);
 
 // Folds members lo..hi's staged inputs (each from image offset `off`) into acc in rank
-// order, right to left (reduce.cpp): n elements, `span` bytes. All have posted.
+// order, right to left (reduce.cpp): n elements, `span` bytes. All have posted. `own`:
+// this rank's input image where it did not stage it (nullptr: staged like the others').
 void fold_staged(const Call& k, const Reducer& op, int lo, int hi, MPI_Count off, MPI_Count n, MPI_Count span,
-                 MPI_Count tlb, std::byte* acc);
+                 MPI_Count tlb, std::byte* acc, const std::byte* own = nullptr);
 
 }  // namespace shmpi::client::coll

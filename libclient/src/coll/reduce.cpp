@@ -5,8 +5,9 @@
 // rank order, right to left: acc = x(hi); acc = x(r) o acc for r = hi-1 .. lo, which is
 // x(lo) o ... o x(hi) for any associative op (MPI-4.1 6.9.5: non-commutative ops in rank
 // order) and the same bits on every run for floating point.
-//   small (image <= kStageMax): every rank stages its image; each result is folded by
-//     the rank that needs it, straight from the staging halves;
+//   small (image <= kStageMax): every rank stages its image (a blocking reduce's root
+//     folds its own from the user's buffer); each result is folded by the rank that
+//     needs it, straight from the staging halves;
 //   large allreduce, more ranks than CPUs, one ring's worth (chain_fits): a chain,
 //     every member folding its input into the last member's ring in turn (chain.hpp);
 //   large allreduce whose blocks all fit a ring (split_fits): "split", a reduce_scatter
@@ -455,12 +456,24 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
                                     std::byte* res_img, MPI_Count in_span, bool in_place, bool shared, bool direct,
                                     Part part, std::string& why) {
   k.defer_open = shared && k.gated;
+  // A reduce root's input is read by no other member (may_read_input): a blocking root
+  // folds it from the user's buffer and stages no copy; its post still says its size.
+  // (In place the result is folded over it; a nonblocking root may fold after its
+  // issue, from the staging: keep_fold.)
+  const bool own_direct = p.kind == ReduceKind::reduce && p.has_result && !in_place && part == Part::whole;
   if (part != Part::after_post) {
     if (k.gated && static_cast<std::uint64_t>(in_span) > layout::kInlineBytes) {
       warm_staged(k, static_cast<std::uint64_t>(in_span));
     }
-    // In place, the input is overwritten by results while others may read it.
-    contribute_image(k, in_img, in_span, in_place);
+    if (own_direct) {
+      layout::CallDesc& d = my_desc(k);
+      d.status = 0;
+      d.bytes = static_cast<std::uint64_t>(in_span);
+      d.addr = 0;
+    } else {
+      // In place, the input is overwritten by results while others may read it.
+      contribute_image(k, in_img, in_span, in_place);
+    }
     my_desc(k).addr2 = reinterpret_cast<std::uint64_t>(res_img);
     post(k);
     // All this call waits for now are the posts of p.lo..p.hi, if it folds them.
@@ -502,11 +515,15 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
     if (all) {
       const MPI_Count n = share ? p.total : p.res_n;
       std::byte* const acc = share ? shared_area(k, full) : res_img;
-      fold_staged(k, op, p.lo, p.hi, share ? 0 : g.at(p.res_first), n, g.span(n), g.tlb, acc);
+      fold_staged(k, op, p.lo, p.hi, share ? 0 : g.at(p.res_first), n, g.span(n), g.tlb, acc,
+                  own_direct ? in_img : nullptr);
       if (share) copy_bytes(res_img, acc + block_at, len);
     }
     if (share) publish_shared(k, all && k.error == MPI_SUCCESS);
-    for (int r = p.lo; r <= p.hi; ++r) ack_streamed_input(k, r, true);
+    // Posts of our size are staged: only members whose counts differ may have streamed.
+    if (!all) {
+      for (int r = p.lo; r <= p.hi; ++r) ack_streamed_input(k, r, true);
+    }
   }
   if (k.opener) open_gate(k);  // nothing to share (count 0): the gate must open all the same
   if (!finish(k)) return aborted(why);
@@ -518,8 +535,8 @@ bool take_shared(Call& k, std::byte* res_img, std::size_t full, std::size_t off,
 PostedFold g_posted_fold;
 
 void fold_staged(const Call& k, const Reducer& op, int lo, int hi, MPI_Count off, MPI_Count n, MPI_Count span,
-                 MPI_Count tlb, std::byte* acc) {
-  auto x = [&](int r) { return staged(k, r, desc(k, r)) + off; };
+                 MPI_Count tlb, std::byte* acc, const std::byte* own) {
+  auto x = [&](int r) { return (own != nullptr && r == k.me ? own : staged(k, r, desc(k, r))) + off; };
   if (hi == lo) {
     copy_bytes(acc, x(hi), static_cast<std::size_t>(span));
     return;
@@ -565,66 +582,17 @@ layout::CollKind coll_kind(ReduceKind kind) {
                                               : layout::CollKind::exscan;
 }
 
-int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count count, const MPI_Count* counts,
-           const Reducer& op, int root, bool in_place, bool invalid, std::string& why, Part part) {
-  const layout::CollKind ck = coll_kind(kind);
-  if (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) {
-    const NumaGroups& ng = numa_groups(c);
-    if (ng.active && ng.contiguous && !nonblocking_call()) {
-      return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
-    }
-  }
-  // A split run (part != Part::whole) is always staged (a `bounded` one that is not
-  // stops below): the large path runs whole.
-  Call k = begin(c, ck);
-  k.lazy_done = true;
-  k.may_read = &may_read_input;
-  k.reader_arg = root * 8 + static_cast<int>(kind);
-  // A reduce's, scan's or exscan's small contribution stages in the small slot (each
-  // member folds into its own buffer): it may run further ahead. The allreduce and
-  // reduce_scatter may share a result.
-  const bool small = !invalid && reduce_small(kind, static_cast<std::uint64_t>(geometry(*op.type).span(count)));
-  if (part == Part::after_post) {
-    k.small_stage = small;  // reserved at issue, in the call's first part
-  } else if (part != Part::bounded && !(small ? reserve_small(k) : reserve(k))) {
-    return aborted(why);
-  }
+namespace {
+// A reduction whose input image exceeds kStageMax, from reduce() once the call is
+// reserved and its plan made: the large paths named at the top of this file. Out of
+// reduce(), so that a small call does not pay for this path's frame (its locals made
+// reduce() save and reload ~100 instructions' worth a call).
+[[gnu::noinline]] int reduce_large(Call& k, ReduceKind kind, void* recv, MPI_Count count, const MPI_Count* counts,
+                                   const Reducer& op, int root, bool in_place, std::string& why, const Geometry& g,
+                                   const Plan& p, MPI_Count in_span, const std::byte* in_img, std::byte* recv_img,
+                                   bool direct, std::byte* res_img) {
+  CommObj* const c = k.comm;
   layout::CallDesc& d = my_desc(k);
-  assert(!invalid || part == Part::whole);  // nbc.cpp start_mode: a split run is valid
-  if (invalid) {
-    post_invalid(k, k.me);
-    finish_now(k);
-    return MPI_SUCCESS;
-  }
-  const types::Datatype& t = *op.type;
-  const Geometry g = geometry(t);
-  const Plan p = plan(kind, k.me, k.n, count, counts, root);
-  const MPI_Count in_span = g.span(p.total);
-  const auto* in_img = static_cast<const std::byte*>(in_place ? recv : send) + g.tlb;
-  auto* recv_img = static_cast<std::byte*>(recv) + g.tlb;
-  // Where this rank's result is folded: the user's buffer, or an image in scratch 2.
-  const bool direct = writable(t);
-  std::byte* res_img = nullptr;
-  if (p.has_result && p.res_n > 0) {
-    res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
-  }
-  if (part == Part::bounded) {
-    // At issue (nbc.cpp run_posting), nothing written yet: a large call, or one whose slot
-    // is not free, stops here. One with nothing to fold runs through once reserved, so it
-    // waits for that alone (deferred); one that folds would then wait for posts too.
-    if (static_cast<std::uint64_t>(in_span) > kStageMax) return kNeedsTask;
-    if (!reservable(k, small)) return p.folds() ? kNeedsTask : kNotYet;
-    (void)(small ? reserve_small(k) : reserve(k));  // at once (marks a small one's staging)
-  }
-  if (static_cast<std::uint64_t>(in_span) <= kStageMax) {
-    const int rc =
-        reduce_staged(k, op, g, p, in_img, res_img, in_span, in_place,
-                      folds_shared(kind, static_cast<std::uint64_t>(in_span)), direct, part, why);
-    if (rc == MPI_SUCCESS && !direct && p.has_result && p.res_n > 0) {
-      image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
-    }
-    return rc;
-  }
   // The blocks a large reduce_scatter or split allreduce folds, one per member.
   const Blocks blocks{kind == ReduceKind::reduce_scatter ? counts : nullptr, p.total, k.n};
   // A large allreduce whose blocks all fit one ring is split: a reduce_scatter (every
@@ -964,6 +932,71 @@ int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count 
   if (!ok || k.error != MPI_SUCCESS) return result(k, ok, why);
   if (!direct && p.has_result && p.res_n > 0) image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
   return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int reduce(CommObj* c, ReduceKind kind, const void* send, void* recv, MPI_Count count, const MPI_Count* counts,
+           const Reducer& op, int root, bool in_place, bool invalid, std::string& why, Part part) {
+  const layout::CollKind ck = coll_kind(kind);
+  if (kind == ReduceKind::reduce || kind == ReduceKind::allreduce) {
+    const NumaGroups& ng = numa_groups(c);
+    if (ng.active && ng.contiguous && !nonblocking_call()) {
+      return numa_reduce(c, ng, kind, send, recv, count, op, root, in_place, invalid, why);
+    }
+  }
+  // A split run (part != Part::whole) is always staged (a `bounded` one that is not
+  // stops below): the large path runs whole.
+  Call k = begin(c, ck);
+  k.lazy_done = true;
+  k.may_read = &may_read_input;
+  k.reader_arg = root * 8 + static_cast<int>(kind);
+  // A reduce's, scan's or exscan's small contribution stages in the small slot (each
+  // member folds into its own buffer): it may run further ahead. The allreduce and
+  // reduce_scatter may share a result.
+  const bool small = !invalid && reduce_small(kind, static_cast<std::uint64_t>(geometry(*op.type).span(count)));
+  if (part == Part::after_post) {
+    k.small_stage = small;  // reserved at issue, in the call's first part
+  } else if (part != Part::bounded && !(small ? reserve_small(k) : reserve(k))) {
+    return aborted(why);
+  }
+  assert(!invalid || part == Part::whole);  // nbc.cpp start_mode: a split run is valid
+  if (invalid) {
+    post_invalid(k, k.me);
+    finish_now(k);
+    return MPI_SUCCESS;
+  }
+  const types::Datatype& t = *op.type;
+  const Geometry g = geometry(t);
+  const Plan p = plan(kind, k.me, k.n, count, counts, root);
+  const MPI_Count in_span = g.span(p.total);
+  const auto* in_img = static_cast<const std::byte*>(in_place ? recv : send) + g.tlb;
+  auto* recv_img = static_cast<std::byte*>(recv) + g.tlb;
+  // Where this rank's result is folded: the user's buffer, or an image in scratch 2.
+  const bool direct = writable(t);
+  std::byte* res_img = nullptr;
+  if (p.has_result && p.res_n > 0) {
+    res_img = direct ? recv_img : scratch(c, 2, static_cast<std::size_t>(g.span(p.res_n)));
+  }
+  if (part == Part::bounded) {
+    // At issue (nbc.cpp run_posting), nothing written yet: a large call, or one whose slot
+    // is not free, stops here. One with nothing to fold runs through once reserved, so it
+    // waits for that alone (deferred); one that folds would then wait for posts too.
+    if (static_cast<std::uint64_t>(in_span) > kStageMax) return kNeedsTask;
+    if (!reservable(k, small)) return p.folds() ? kNeedsTask : kNotYet;
+    (void)(small ? reserve_small(k) : reserve(k));  // at once (marks a small one's staging)
+  }
+  if (static_cast<std::uint64_t>(in_span) <= kStageMax) {
+    const int rc =
+        reduce_staged(k, op, g, p, in_img, res_img, in_span, in_place,
+                      folds_shared(kind, static_cast<std::uint64_t>(in_span)), direct, part, why);
+    if (rc == MPI_SUCCESS && !direct && p.has_result && p.res_n > 0) {
+      image_to_buffer(c, op, res_img, static_cast<std::byte*>(recv), p.res_n);
+    }
+    return rc;
+  }
+  return reduce_large(k, kind, recv, count, counts, op, root, in_place, why, g, p, in_span, in_img, recv_img, direct,
+                      res_img);
 }
 
 }  // namespace shmpi::client::coll
