@@ -584,9 +584,8 @@ layout::CollKind coll_kind(ReduceKind kind) {
 
 namespace {
 // A reduction whose input image exceeds kStageMax, from reduce() once the call is
-// reserved and its plan made: the large paths named at the top of this file. Out of
-// reduce(), so that a small call does not pay for this path's frame (its locals made
-// reduce() save and reload ~100 instructions' worth a call).
+// reserved and its plan made: the large paths named at the top of this file (reduce()
+// itself is the set-up, then this or reduce_staged).
 [[gnu::noinline]] int reduce_large(Call& k, ReduceKind kind, void* recv, MPI_Count count, const MPI_Count* counts,
                                    const Reducer& op, int root, bool in_place, std::string& why, const Geometry& g,
                                    const Plan& p, MPI_Count in_span, const std::byte* in_img, std::byte* recv_img,
