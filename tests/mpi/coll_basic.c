@@ -16,7 +16,8 @@
  * different datatypes below at 13 elements (vector, struct with lb 4, indexed with
  * decreasing displacements, resized, contiguous, byte vector, int64 struct/hvector),
  * cases of 1 MiB + 12 bytes per block (contiguous, and in place) and of 100003 indexed
- * elements sent as resized ones, MPI_IN_PLACE wherever the standard allows it
+ * elements sent as resized ones, for Allgather(v) also 2.5 MiB + 12 bytes per block
+ * (contiguous, in place, and indexed sent as resized), MPI_IN_PLACE wherever the standard allows it
  * (Scatter(v) and Gather(v) at the root, Allgather(v), Alltoall(v/w); each call's "in
  * place" paragraph), every root for the rooted calls, and (MPI_VERSION >= 4) the _c variants.
  * The v-variants give some ranks zero counts and place segments at non-monotone
@@ -676,7 +677,8 @@ static void run_case(const Case* c) {
   }
 }
 
-enum { BIG = 262147 }; /* ints: 1 MiB + 12 bytes per block */
+enum { BIG = 262147,   /* ints: 1 MiB + 12 bytes per block */
+       HUGE = 655363 }; /* ints: 2.5 MiB + 12 bytes, more than a library may stage or buffer in one piece */
 
 static void run_call(int call) {
   const int rooted =
@@ -704,6 +706,11 @@ static void run_call(int call) {
   run_case(&c);
   c.pair = 3, c.k = 100003, c.root = NEXT_ROOT; /* large and non-contiguous on both sides */
   run_case(&c);
+  if (call == C_ALLGATHER || call == C_ALLGATHERV) { /* every rank sends and receives HUGE blocks at once */
+    c.pair = P_INT, c.k = HUGE, run_case(&c);
+    c.flags = F_INPLACE, run_case(&c);
+    c.flags = 0, c.pair = 3, run_case(&c);
+  }
   if (has_inplace) {
     c.flags = F_INPLACE, c.pair = P_INT, c.k = BIG, c.root = NEXT_ROOT, run_case(&c);
     c.flags = F_INPLACE;

@@ -21,10 +21,14 @@ struct Incoming {
   std::uint64_t bytes, room;          // its size, and what fits our buffer
 };
 
-// Our streamed pieces, pumped in chunk order.
+// Our streamed pieces, pumped in chunk order: one per member (send[r] for r, our piece
+// table says which are streamed), or one contribution every other member reads whole
+// (send[0], our descriptor's stream).
 struct Outgoing {
   const Buf* send = nullptr;
-  int piece = 0;            // the piece being pumped (k.n: all done)
+  bool whole = false;
+  int parts = 0;            // k.n pieces, or 1 whole
+  int piece = 0;            // the part being pumped (parts: all done)
   std::uint32_t chunk = 0;  // its next chunk
   // When the ring is full: the reader of the chunk that must be read first, and the
   // flag and value that say it was (its post, if it has not posted yet).
@@ -33,15 +37,10 @@ struct Outgoing {
   std::uint32_t target = 0;
 };
 
-// Whether chunk c of our stream may be written now: the chunk kStreamChunks back, if it
-// is this call's, has been read by its reader (one that posted an invalid descriptor
-// reads nothing; of one that has not posted yet, we cannot know). Else o says whom we
-// wait for.
-bool room_for(Call& k, const layout::PieceDesc* t, std::uint32_t c, Outgoing& o) {
-  const std::uint32_t back = c - layout::kStreamChunks;
-  if (static_cast<std::int32_t>(back - k.stream_first) < 0) return true;
-  const int q = piece_holding(k, t, back);
-  if (q < 0) return true;
+// Whether reader q has read chunk `back` of our stream (one that posted an invalid
+// descriptor reads nothing; of one that has not posted yet, we cannot know). Else o says
+// whom and what we wait for.
+bool read_by(Call& k, int q, std::uint32_t back, Outgoing& o) {
   o.blocker = q;
   if (!posted_now(k, q)) {
     o.until = &k.b->rank(q).posted;
@@ -54,33 +53,59 @@ bool room_for(Call& k, const layout::PieceDesc* t, std::uint32_t c, Outgoing& o)
   return reached(o.until->value.load(std::memory_order_acquire), back + 1);
 }
 
+// Whether chunk c of our stream may be written now: the chunk kStreamChunks back, if it
+// is this call's, has been read by its reader (t: our piece table), or by every other
+// member (t null: a whole contribution).
+bool room_for(Call& k, const layout::PieceDesc* t, std::uint32_t c, Outgoing& o) {
+  const std::uint32_t back = c - layout::kStreamChunks;
+  if (static_cast<std::int32_t>(back - k.stream_first) < 0) return true;
+  if (t == nullptr) {
+    for (int q = 0; q < k.n; ++q) {
+      if (q != k.me && !read_by(k, q, back, o)) return false;
+    }
+    return true;
+  }
+  const int q = piece_holding(k, t, back);
+  return q < 0 || read_by(k, q, back, o);
+}
+
 // Pumps chunks while there is room; true if it wrote any.
 bool pump_some(Call& k, Outgoing& o) {
   if (o.send == nullptr) return false;
-  const layout::PieceDesc* t = my_pieces(k);
+  const layout::PieceDesc* t = o.whole ? nullptr : my_pieces(k);
   bool moved = false;
-  while (o.piece < k.n) {
-    const layout::PieceDesc& p = t[o.piece];
-    const std::uint32_t count = (p.stream & layout::kPieceStreamed) != 0 ? stream_chunks(p.bytes) : 0;
-    if (o.chunk >= count) {
+  while (o.piece < o.parts) {
+    // Part o.piece: its bytes and first chunk (0 bytes: a piece that is not streamed).
+    std::uint64_t bytes = 0;
+    std::uint32_t first = 0;
+    if (o.whole) {
+      const layout::CallDesc& d = my_desc(k);
+      bytes = d.bytes;
+      first = static_cast<std::uint32_t>(d.value[0]);
+    } else if (const layout::PieceDesc& p = t[o.piece]; (p.stream & layout::kPieceStreamed) != 0) {
+      bytes = p.bytes;
+      first = static_cast<std::uint32_t>(p.stream);
+    }
+    if (o.chunk >= stream_chunks(bytes)) {
       ++o.piece;
       o.chunk = 0;
       continue;
     }
-    const std::uint32_t c = static_cast<std::uint32_t>(p.stream) + o.chunk;
+    const std::uint32_t c = first + o.chunk;
     if (!room_for(k, t, c, o)) break;
     const std::uint64_t off = std::uint64_t{o.chunk} * layout::kStreamChunk;
-    const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(layout::kStreamChunk, p.bytes - off));
-    stream_detail::write_chunk(k, StreamPart{&o.send[o.piece], nullptr, p.bytes, 0, o.piece}, off, len, c);
+    const auto len = static_cast<std::size_t>(std::min<std::uint64_t>(layout::kStreamChunk, bytes - off));
+    stream_detail::write_chunk(k, StreamPart{&o.send[o.piece], nullptr, bytes, 0, o.whole ? -1 : o.piece}, off, len,
+                               c);
     ++o.chunk;
     moved = true;
   }
   return moved;
 }
 
-// Reads what member r has for us now; true if anything moved. False in `ok` if a copy
-// failed.
-bool read_some(Call& k, int r, Incoming& in, const Buf& dst, bool& ok) {
+// Reads what member r has for us now (its piece for us, or its whole contribution);
+// true if anything moved. False in `ok` if a copy failed.
+bool read_some(Call& k, int r, bool whole, Incoming& in, const Buf& dst, bool& ok) {
   if (in.state == Incoming::State::waiting) {
     if (!posted_now(k, r)) return false;
     // A writer that exposed or streams waits for our `done` of this call: no batching
@@ -90,8 +115,8 @@ bool read_some(Call& k, int r, Incoming& in, const Buf& dst, bool& ok) {
     prefetch_for_read(&k.b->rank(r).desc[(k.slot + 1) % layout::kCallSlots]);
     in.state = Incoming::State::done;
     if (!peer_ok(k, r)) return true;
-    std::uint64_t bytes = 0;
-    const Source src = piece_from(k, r, bytes);
+    std::uint64_t bytes = desc(k, r).bytes;
+    const Source src = whole ? source(k, r, desc(k, r)) : piece_from(k, r, bytes);
     if (src.stream == 0) {
       ok = receive(k, r, src, 0, bytes, dst) && ok;  // staged or exposed: no waiting
       return true;
@@ -158,9 +183,9 @@ void idle(Call& k, int who, layout::Flag& likely, std::uint32_t target, std::uin
   sleep_on_flag(likely, kIdleSleepNs, [target](std::uint32_t seen) { return reached(seen, target); });
 }
 
-}  // namespace
-
-bool exchange(Call& k, const Buf* send, const Buf* recv) {
+// The exchange: pumps `out` while there is room, reads every other member's part into
+// recv[r] as it comes.
+bool run(Call& k, Outgoing out, const Buf* recv) {
   // On the stack up to 64 members (no allocation, no TLS lookup per call).
   constexpr int kOnStack = 64;
   Incoming on_stack[kOnStack];
@@ -168,7 +193,6 @@ bool exchange(Call& k, const Buf* send, const Buf* recv) {
   Incoming* const in = k.n > kOnStack ? on_heap.data() : on_stack;
   for (int r = 0; r < k.n; ++r) in[r] = Incoming{};
   in[k.me].state = Incoming::State::done;
-  Outgoing out{k.streaming ? send : nullptr, 0, 0};
   bool ok = true;
   std::uint32_t rounds = 0;
   for (;;) {
@@ -177,10 +201,10 @@ bool exchange(Call& k, const Buf* send, const Buf* recv) {
     for (int i = 1; i < k.n; ++i) {
       const int r = (k.me + i) % k.n;
       Incoming& x = in[r];
-      moved = read_some(k, r, x, recv[r], ok) || moved;
+      moved = read_some(k, r, out.whole, x, recv[r], ok) || moved;
       if (x.state != Incoming::State::done && pending < 0) pending = r;
     }
-    const bool pumped = out.send == nullptr || out.piece >= k.n;
+    const bool pumped = out.send == nullptr || out.piece >= out.parts;
     if ((pumped && pending < 0) || (!moved && job_aborted())) {
       k.mine->waiting_on.store(-1, std::memory_order_relaxed);
       return ok && !job_aborted();
@@ -213,6 +237,16 @@ bool exchange(Call& k, const Buf* send, const Buf* recv) {
       idle(k, out.blocker, *out.until, out.target, rounds);
     }
   }
+}
+
+}  // namespace
+
+bool exchange(Call& k, const Buf* send, const Buf* recv) {
+  return run(k, Outgoing{k.streaming ? send : nullptr, false, k.n}, recv);
+}
+
+bool exchange_whole(Call& k, const Buf* mine, const Buf* recv) {
+  return run(k, Outgoing{k.streaming ? mine : nullptr, true, 1}, recv);
 }
 
 }  // namespace shmpi::client::coll

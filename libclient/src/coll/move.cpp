@@ -548,28 +548,52 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
   if (invalid) return sit_out(k) == MPI_SUCCESS ? MPI_SUCCESS : aborted(why);
   if (!reserve(k)) return aborted(why);
   const Buf& mine = in_place ? recv[k.me] : send;
-  // A large block that fits our ring is streamed, read by every other member (as a
-  // bcast's): it is all pumped before we read, and no pump waits for room, so no member
-  // waits for another that waits for it. Else (larger, or our ring busy: nonblocking
-  // calls) it is exposed, read with process_vm_readv. In place, our own piece is read
-  // while others' land around it: not the same bytes, so exposing recv[me] is safe.
+  // A large block is streamed through our ring, read by every other member (as a
+  // bcast's), or exposed, read with process_vm_readv. Of two members in a blocking
+  // call, each picks by its measured calls (path_choice.hpp) and both pump while they
+  // read (exchange_whole): a block larger than the ring waits for room only while its
+  // writer can still read the other's, so neither waits for the other's wait. Else the
+  // fixed path: streamed if it fits the ring, all pumped before we read (nobody waits
+  // for room: members that read one writer's stream after another's could otherwise
+  // wait in a cycle), else exposed; also when our ring is busy (another nonblocking
+  // call streams). In place, our own block is read while others' land around it: not
+  // the same bytes, so streaming or exposing recv[me] is safe.
   const auto bytes = static_cast<std::uint64_t>(mine.bytes());
-  if (bytes > kStageMax && stream_chunks(bytes) <= layout::kStreamChunks && k.n > 1 && can_stream(k)) {
+  const bool pair = k.n == 2 && !nonblocking_call();
+  const bool fits = stream_chunks(bytes) <= layout::kStreamChunks;
+  PathPick path;
+  if (pair && bytes > kStageMax) path = pick_path(c->paths, PathKind::allgather, bytes);
+  const bool stream = bytes > kStageMax && k.n > 1 && (pair ? path.stream : fits) && can_stream(k);
+  if (path.stream && !stream) path.timed = false;  // picked streams, the ring is busy
+  if (stream) {
     const std::uint32_t first = stream_whole(k, bytes);
     post(k);
-    if (!pump(k, 1, [&](int) { return StreamPart{&mine, nullptr, bytes, first, -1}; })) return aborted(why);
+    if (!pair && !pump(k, 1, [&](int) { return StreamPart{&mine, nullptr, bytes, first, -1}; })) {
+      return aborted(why);
+    }
   } else {
     contribute(k, mine);
     post(k);
   }
-  if (!in_place) local_copy(k, send, recv[k.me]);
-  bool ok = wait_arrivals(k);  // gated: one sleep until every member has posted
-  for (int i = 1; i < k.n && ok; ++i) {
-    const int r = (k.me + i) % k.n;  // start at different ranks: spreads the reads
-    ok = wait_posted(k, r);
-    if (ok && peer_ok(k, r)) ok = receive_from(k, r, recv[r]);
+  // Our own block while the other members arrive; after the exchange if we stream (the
+  // other member waits for our stream, not for it).
+  const bool copy_late = pair && stream;
+  if (!in_place && !copy_late) local_copy(k, send, recv[k.me]);
+  bool ok = true;
+  if (pair) {
+    // Gated, nothing streamed: one sleep until the other member has posted.
+    ok = (k.streaming || wait_arrivals(k)) && exchange_whole(k, &mine, recv);
+  } else {
+    ok = wait_arrivals(k);
+    for (int i = 1; i < k.n && ok; ++i) {
+      const int r = (k.me + i) % k.n;  // start at different ranks: spreads the reads
+      ok = wait_posted(k, r);
+      if (ok && peer_ok(k, r)) ok = receive_from(k, r, recv[r]);
+    }
   }
+  if (!in_place && copy_late && !job_aborted()) local_copy(k, send, recv[k.me]);
   ok = finish(k) && ok;
+  if (ok) path_done(c->paths, path);
   return result(k, ok, why);
 }
 

@@ -60,7 +60,13 @@
 // An alltoall of more than two members is decided like a reduce, by comm rank 0 for
 // all: each member's call waits for all the others, so its own pick moved its time by
 // a fraction that noise hid, and members that picked each for themselves settled near
-// streams where single copies were 20 % faster (8 ranks on 2 cores).
+// streams where single copies were 20 % faster (8 ranks on 2 cores). A 2-member
+// allgather's members pick each for itself, as an alltoall's: streams were its fixed
+// path until session 41, which measured them 2.2x slower than single copies at 256 KiB
+// and 1.2-1.4x at 1 MiB (2 ranks, docs/collectives-measured.md). Of more
+// members it keeps its fixed path (streams within the ring, else single copies): with
+// rank 0 deciding as for an alltoall, 8 ranks on 2 cores ran 1 MiB calls up to 1.8x
+// slower in the same session (the benchmark's few calls per size spent on learning).
 // A 2-member allreduce's rank 0 decides between the split (streams) and the mutual
 // fold (single copies each way) and says so in its descriptor (kDescHelpOk); the other
 // member reads rank 0's post before it posts its own, so the choice never lags either.
@@ -72,8 +78,8 @@
 
 namespace shmpi::client::coll {
 
-enum class PathKind : std::uint8_t { bcast, scatter, alltoall, reduce, gather, allreduce };
-inline constexpr int kPathKinds = 6;
+enum class PathKind : std::uint8_t { bcast, scatter, alltoall, reduce, gather, allreduce, allgather };
+inline constexpr int kPathKinds = 7;
 // Size classes: log2 of the bytes from 15 (kStageMax) up; larger sizes share the last.
 inline constexpr int kPathClasses = 12;
 static_assert(kPathClasses <= 16, "path_hint_bit: two kinds' classes in a 32-bit mask");
