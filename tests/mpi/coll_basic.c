@@ -12,7 +12,7 @@
  * (Gather/Gatherv at non-roots, when one is passed instead of NULL).
  *
  * Each call runs: sizes 0, 1, 13, 1001 basic elements (twice each, same buffers layout,
- * new data), 13 and 1001 bytes at odd addresses, every pair of signature-matching but
+ * new data), 8192 ints (32 KiB), 13 and 1001 bytes at odd addresses, every pair of signature-matching but
  * different datatypes below at 13 elements (vector, struct with lb 4, indexed with
  * decreasing displacements, resized, contiguous, byte vector, int64 struct/hvector),
  * cases of 1 MiB + 12 bytes per block (contiguous, and in place) and of 100003 indexed
@@ -695,6 +695,8 @@ static void run_call(int call) {
       c.root = NEXT_ROOT;
       run_case(&c);
     }
+  c.pair = P_INT, c.k = 8192, c.root = NEXT_ROOT; /* 32 KiB: where libraries change protocol */
+  run_case(&c);
   c.pair = -1; /* bytes at odd addresses */
   c.k = 13, c.root = NEXT_ROOT, run_case(&c);
   c.k = 1001, c.root = NEXT_ROOT, run_case(&c);

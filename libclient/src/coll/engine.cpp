@@ -593,12 +593,12 @@ void pack_to(const Buf& b, std::byte* to) {
   }
 }
 
-void contribute(Call& k, const Buf& src) {
+void contribute(Call& k, const Buf& src, bool stage) {
   layout::CallDesc& d = my_desc(k);
   const auto bytes = static_cast<std::uint64_t>(src.bytes());
   d.bytes = bytes;
   d.status = 0;
-  if (bytes <= kStageMax) {
+  if ((bytes <= kStageMax && stage) || bytes == 0) {
     d.addr = 0;
     std::byte* to = stage_for(k, bytes);
     pack_to(src, to);

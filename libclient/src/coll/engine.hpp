@@ -26,6 +26,10 @@ namespace shmpi::client::coll {
 // reader is done).
 inline constexpr std::uint64_t kStageMax = std::uint64_t{32} << 10;
 static_assert(kStageMax <= layout::kSharedResultBytes, "a small allreduce's result fits the shared result area");
+// Except in a blocking 2-member allgather or alltoall, whose blocks (pieces) from
+// kStageMax bytes up are streamed or exposed by measured time (path_choice.hpp): at 32
+// KiB, 2 ranks, single copies took 3.6-3.9 us a call there, staging 5.3-7.0 (session 41).
+inline constexpr std::uint64_t kPairStageMax = kStageMax - 1;
 
 // A call in which nobody exposed memory may leave its `done` unpublished, for up to
 // this many calls (publish_done): a rank that runs ahead (a gather sender, a bcast
@@ -290,8 +294,9 @@ void pack_to(const Buf& b, std::byte* to);
 
 // Publishes `src` (bytes of a buffer, packed when non-contiguous) as this rank's
 // contribution in my_desc: staged when small, otherwise exposed (the user's memory if
-// contiguous, else packed into scratch 0). Call reserve() first.
-void contribute(Call& k, const Buf& src);
+// contiguous, else packed into scratch 0). Call reserve() first. `stage` false: exposed
+// at any size (a single copy the call chose, path_choice.hpp).
+void contribute(Call& k, const Buf& src, bool stage = true);
 // The part of rank r's `bytes` that fits in dst; sets k.error to MPI_ERR_TRUNCATE
 // (naming r) when not all of it does.
 std::uint64_t receivable(Call& k, int r, std::uint64_t bytes, const Buf& dst);

@@ -41,9 +41,9 @@ std::byte* uniform_area(Call& k, std::uint64_t b, std::uint64_t& stride) {
   return inline_ ? reinterpret_cast<std::byte*>(d.value) : my_stage(k);
 }
 
-bool contribute_uniform(Call& k, const Buf* send, int skip) {
+bool contribute_uniform(Call& k, const Buf* send, int skip, std::uint64_t stage_max) {
   const std::uint64_t b = static_cast<std::uint64_t>(send[skip == 0 ? 1 : 0].bytes());
-  if (!uniform_staged(k.n, b)) return false;
+  if (b > stage_max || !uniform_staged(k.n, b)) return false;
   for (int j = 0; j < k.n; ++j) {
     if (j != skip && static_cast<std::uint64_t>(send[j].bytes()) != b) return false;
   }
@@ -119,10 +119,11 @@ void untimed_unless_followed(const Call& k, PathPick& path) {
 // pump that waited for room would wait for a reader still reading the head).
 // `path` (a scatter root, an alltoall member; its kind set): at the first piece too
 // large to stage, the call picks streams or single copies for all of them
-// (choose_path); null: streams.
+// (choose_path); null: streams. `stage_max`: the largest piece staged (the rest are
+// chosen, streamed or exposed).
 void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::uint64_t stream_max, bool split,
-                       PathPick* path = nullptr) {
-  if (k.n > 1 && contribute_uniform(k, send, skip)) return;
+                       PathPick* path = nullptr, std::uint64_t stage_max = kStageMax) {
+  if (k.n > 1 && contribute_uniform(k, send, skip, stage_max)) return;
   layout::PieceDesc* t = my_pieces(k);
   std::byte* stage = my_stage(k);
   std::uint64_t off = 0, scratch_bytes = 0, streamed = 0;
@@ -133,7 +134,7 @@ void contribute_pieces(Call& k, const Buf* send, int skip, bool snapshot, std::u
     if (j == skip) continue;
     const auto bytes = static_cast<std::uint64_t>(send[j].bytes());
     p.bytes = bytes;
-    if (bytes <= kStageMax && off + bytes <= layout::kStageSlot) {
+    if (bytes <= stage_max && off + bytes <= layout::kStageSlot) {
       p.stage_off = off;
       off += (bytes + 63) / 64 * 64;
       assert(!k.small_stage || off <= layout::kSmallStage);
@@ -550,20 +551,22 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
   const Buf& mine = in_place ? recv[k.me] : send;
   // A large block is streamed through our ring, read by every other member (as a
   // bcast's), or exposed, read with process_vm_readv. Of two members in a blocking
-  // call, each picks by its measured calls (path_choice.hpp) and both pump while they
-  // read (exchange_whole): a block larger than the ring waits for room only while its
-  // writer can still read the other's, so neither waits for the other's wait. Else the
-  // fixed path: streamed if it fits the ring, all pumped before we read (nobody waits
-  // for room: members that read one writer's stream after another's could otherwise
-  // wait in a cycle), else exposed; also when our ring is busy (another nonblocking
-  // call streams). In place, our own block is read while others' land around it: not
-  // the same bytes, so streaming or exposing recv[me] is safe.
+  // call (from kStageMax bytes: kPairStageMax), each picks by its measured calls
+  // (path_choice.hpp) and both pump while they read (exchange_whole): a block larger
+  // than the ring waits for room only while its writer can still read the other's,
+  // so neither waits for the other's wait. Else the fixed path: streamed if it fits
+  // the ring, all pumped before we read (nobody waits for room: members that read one
+  // writer's stream after another's could otherwise wait in a cycle), else exposed;
+  // also when our ring is busy (another nonblocking call streams). In place, our own
+  // block is read while others' land around it: not the same bytes, so streaming or
+  // exposing recv[me] is safe.
   const auto bytes = static_cast<std::uint64_t>(mine.bytes());
   const bool pair = k.n == 2 && !nonblocking_call();
   const bool fits = stream_chunks(bytes) <= layout::kStreamChunks;
   PathPick path;
-  if (pair && bytes > kStageMax) path = pick_path(c->paths, PathKind::allgather, bytes);
-  const bool stream = bytes > kStageMax && k.n > 1 && (pair ? path.stream : fits) && can_stream(k);
+  const bool chosen = pair && bytes > kPairStageMax;
+  if (chosen) path = pick_path(c->paths, PathKind::allgather, bytes);
+  const bool stream = (chosen ? path.stream : bytes > kStageMax && k.n > 1 && fits) && can_stream(k);
   if (path.stream && !stream) path.timed = false;  // picked streams, the ring is busy
   if (stream) {
     const std::uint32_t first = stream_whole(k, bytes);
@@ -572,7 +575,7 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
       return aborted(why);
     }
   } else {
-    contribute(k, mine);
+    contribute(k, mine, !chosen);
     post(k);
   }
   // Our own block while the other members arrive; after the exchange if we stream (the
@@ -618,7 +621,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   PathPick path;
   path.kind = PathKind::alltoall;
   contribute_pieces(k, out, k.me, in_place, interleaved && !in_place ? UINT64_MAX : layout::kStreamRing, false,
-                    &path);
+                    &path, interleaved && k.n == 2 ? kPairStageMax : kStageMax);
   post(k);
   if (interleaved) {
     if (in_place && !pump_pieces(k, out)) return aborted(why);
