@@ -28,7 +28,7 @@ inline constexpr std::uint64_t kStageMax = std::uint64_t{32} << 10;
 static_assert(kStageMax <= layout::kSharedResultBytes, "a small allreduce's result fits the shared result area");
 // Except in a blocking 2-member allgather or alltoall, whose blocks (pieces) from
 // kStageMax bytes up are streamed or exposed by measured time (path_choice.hpp): at 32
-// KiB, 2 ranks, single copies took 3.6-3.9 us a call there, staging 5.3-7.0 (session 41).
+// KiB, 2 ranks, single copies took 3.6-4.0 us a call there, staging 5.3-7.6 (session 41).
 inline constexpr std::uint64_t kPairStageMax = kStageMax - 1;
 
 // A call in which nobody exposed memory may leave its `done` unpublished, for up to

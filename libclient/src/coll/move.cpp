@@ -625,12 +625,12 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   post(k);
   if (interleaved) {
     if (in_place && !pump_pieces(k, out)) return aborted(why);
-    // Gated, nothing streamed: one sleep until every member has posted, then every
-    // piece is read in one pass (every member posted before its exchange: no deadlock).
     // Our own block while the others arrive; after the exchange if we stream (the
     // others wait for our streams, not for it).
     const bool copy_late = k.streaming;
     if (!in_place && !copy_late) local_copy(k, send[k.me], recv[k.me]);
+    // Gated, nothing streamed: one sleep until every member has posted, then every
+    // piece is read in one pass (every member posted before its exchange: no deadlock).
     if (!k.streaming && !wait_arrivals(k)) return aborted(why);
     const bool ok = exchange(k, in_place ? nullptr : out, recv);
     if (!job_aborted() && !in_place && copy_late) local_copy(k, send[k.me], recv[k.me]);
