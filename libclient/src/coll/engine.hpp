@@ -26,10 +26,11 @@ namespace shmpi::client::coll {
 // reader is done).
 inline constexpr std::uint64_t kStageMax = std::uint64_t{32} << 10;
 static_assert(kStageMax <= layout::kSharedResultBytes, "a small allreduce's result fits the shared result area");
-// Except in a blocking 2-member allgather or alltoall, whose blocks (pieces) from
+// Except in a blocking alltoall or 2-member allgather, whose pieces (blocks) from
 // kStageMax bytes up are streamed or exposed by measured time (path_choice.hpp): at 32
-// KiB, 2 ranks, single copies took 3.6-4.0 us a call there, staging 5.3-7.6 (session 41).
-inline constexpr std::uint64_t kPairStageMax = kStageMax - 1;
+// KiB, 2 ranks, single copies took 3.6-4.0 us a call there, staging 5.3-7.6; 8 ranks on
+// 2 cores, alltoall 148-253 against 240-357 (session 41).
+inline constexpr std::uint64_t kChoiceStageMax = kStageMax - 1;
 
 // A call in which nobody exposed memory may leave its `done` unpublished, for up to
 // this many calls (publish_done): a rank that runs ahead (a gather sender, a bcast

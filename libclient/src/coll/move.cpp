@@ -99,7 +99,8 @@ void untimed_unless_followed(const Call& k, PathPick& path) {
     bool followed = (d.status & layout::kDescInvalid) == 0;
     if (followed && (d.status & layout::kDescUniform) == 0) {  // uniform: all staged
       const layout::PieceDesc& p = pieces(k, r)[k.me];
-      followed = p.bytes <= kStageMax || ((p.stream & layout::kPieceStreamed) != 0) == path.stream;
+      const bool streamed = (p.stream & layout::kPieceStreamed) != 0;
+      followed = (p.addr == 0 && !streamed) || streamed == path.stream;  // staged, or as picked
     }
     if (!followed) {
       path.timed = false;
@@ -551,7 +552,7 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
   const Buf& mine = in_place ? recv[k.me] : send;
   // A large block is streamed through our ring, read by every other member (as a
   // bcast's), or exposed, read with process_vm_readv. Of two members in a blocking
-  // call (from kStageMax bytes: kPairStageMax), each picks by its measured calls
+  // call (from kStageMax bytes: kChoiceStageMax), each picks by its measured calls
   // (path_choice.hpp) and both pump while they read (exchange_whole): a block larger
   // than the ring waits for room only while its writer can still read the other's,
   // so neither waits for the other's wait. Else the fixed path: streamed if it fits
@@ -564,7 +565,7 @@ int allgather(CommObj* c, const Buf& send, const Buf* recv, bool in_place, bool 
   const bool pair = k.n == 2 && !nonblocking_call();
   const bool fits = stream_chunks(bytes) <= layout::kStreamChunks;
   PathPick path;
-  const bool chosen = pair && bytes > kPairStageMax;
+  const bool chosen = pair && bytes > kChoiceStageMax;
   if (chosen) path = pick_path(c->paths, PathKind::allgather, bytes);
   const bool stream = (chosen ? path.stream : bytes > kStageMax && k.n > 1 && fits) && can_stream(k);
   if (path.stream && !stream) path.timed = false;  // picked streams, the ring is busy
@@ -621,7 +622,7 @@ int alltoall(CommObj* c, const Buf* send, const Buf* recv, bool in_place, bool i
   PathPick path;
   path.kind = PathKind::alltoall;
   contribute_pieces(k, out, k.me, in_place, interleaved && !in_place ? UINT64_MAX : layout::kStreamRing, false,
-                    &path, interleaved && k.n == 2 ? kPairStageMax : kStageMax);
+                    &path, interleaved ? kChoiceStageMax : kStageMax);
   post(k);
   if (interleaved) {
     if (in_place && !pump_pieces(k, out)) return aborted(why);
