@@ -12,17 +12,18 @@
  * (Gather/Gatherv at non-roots, when one is passed instead of NULL).
  *
  * Each call runs: sizes 0, 1, 13, 1001 basic elements (twice each, same buffers layout,
- * new data), 8192 ints (32 KiB), 13 and 1001 bytes at odd addresses, every pair of signature-matching but
- * different datatypes below at 13 elements (vector, struct with lb 4, indexed with
- * decreasing displacements, resized, contiguous, byte vector, int64 struct/hvector),
- * cases of 1 MiB + 12 bytes per block (contiguous, and in place) and of 100003 indexed
- * elements sent as resized ones, for Allgather(v) also 2.5 MiB + 12 bytes per block
- * (contiguous, in place, and indexed sent as resized), MPI_IN_PLACE wherever the standard allows it
- * (Scatter(v) and Gather(v) at the root, Allgather(v), Alltoall(v/w); each call's "in
- * place" paragraph), every root for the rooted calls, and (MPI_VERSION >= 4) the _c variants.
- * The v-variants give some ranks zero counts and place segments at non-monotone
- * displacements with gaps; Alltoallw uses a different datatype pair per peer and odd
- * byte displacements. Roots of the other cases rotate over 0, 3, size-1, 1, size/2.
+ * new data), 8192 ints (32 KiB), 13 and 1001 bytes at odd addresses, every pair of
+ * signature-matching but different datatypes below at 13 elements (vector, struct with
+ * lb 4, indexed with decreasing displacements, resized, contiguous, byte vector, int64
+ * struct/hvector), cases of 1 MiB + 12 bytes per block (contiguous, and in place) and of
+ * 100003 indexed elements sent as resized ones, for Allgather(v) also 2.5 MiB + 12 bytes
+ * per block (contiguous, in place, and indexed sent as resized), MPI_IN_PLACE wherever
+ * the standard allows it (Scatter(v) and Gather(v) at the root, Allgather(v),
+ * Alltoall(v/w); each call's "in place" paragraph), every root for the rooted calls, and
+ * (MPI_VERSION >= 4) the _c variants. The v-variants give some ranks zero counts and
+ * place segments at non-monotone displacements with gaps; Alltoallw uses a different
+ * datatype pair per peer and odd byte displacements. Roots of the other cases rotate
+ * over 0, 3, size-1, 1, size/2.
  * MPI_Barrier: a rank sleeps before entering; no rank may leave before every rank has
  * entered (CLOCK_MONOTONIC stamps taken before entry and after exit, exchanged with
  * MPI_Allgather).

@@ -27,14 +27,14 @@ struct Incoming {
 struct Outgoing {
   const Buf* send = nullptr;
   bool whole = false;
-  int parts = 0;            // k.n pieces, or 1 whole
-  int piece = 0;            // the part being pumped (parts: all done)
+  int piece = 0;            // the part being pumped (parts(): all done)
   std::uint32_t chunk = 0;  // its next chunk
   // When the ring is full: the reader of the chunk that must be read first, and the
   // flag and value that say it was (its post, if it has not posted yet).
   int blocker = -1;
   layout::Flag* until = nullptr;
   std::uint32_t target = 0;
+  int parts(const Call& k) const { return whole ? 1 : k.n; }
 };
 
 // Whether reader q has read chunk `back` of our stream (one that posted an invalid
@@ -74,7 +74,7 @@ bool pump_some(Call& k, Outgoing& o) {
   if (o.send == nullptr) return false;
   const layout::PieceDesc* t = o.whole ? nullptr : my_pieces(k);
   bool moved = false;
-  while (o.piece < o.parts) {
+  while (o.piece < o.parts(k)) {
     // Part o.piece: its bytes and first chunk (0 bytes: a piece that is not streamed).
     std::uint64_t bytes = 0;
     std::uint32_t first = 0;
@@ -115,8 +115,14 @@ bool read_some(Call& k, int r, bool whole, Incoming& in, const Buf& dst, bool& o
     prefetch_for_read(&k.b->rank(r).desc[(k.slot + 1) % layout::kCallSlots]);
     in.state = Incoming::State::done;
     if (!peer_ok(k, r)) return true;
-    std::uint64_t bytes = desc(k, r).bytes;
-    const Source src = whole ? source(k, r, desc(k, r)) : piece_from(k, r, bytes);
+    std::uint64_t bytes = 0;
+    Source src;
+    if (whole) {
+      bytes = desc(k, r).bytes;
+      src = source(k, r, desc(k, r));
+    } else {
+      src = piece_from(k, r, bytes);
+    }
     if (src.stream == 0) {
       ok = receive(k, r, src, 0, bytes, dst) && ok;  // staged or exposed: no waiting
       return true;
@@ -204,7 +210,7 @@ bool run(Call& k, Outgoing out, const Buf* recv) {
       moved = read_some(k, r, out.whole, x, recv[r], ok) || moved;
       if (x.state != Incoming::State::done && pending < 0) pending = r;
     }
-    const bool pumped = out.send == nullptr || out.piece >= out.parts;
+    const bool pumped = out.send == nullptr || out.piece >= out.parts(k);
     if ((pumped && pending < 0) || (!moved && job_aborted())) {
       k.mine->waiting_on.store(-1, std::memory_order_relaxed);
       return ok && !job_aborted();
@@ -242,11 +248,11 @@ bool run(Call& k, Outgoing out, const Buf* recv) {
 }  // namespace
 
 bool exchange(Call& k, const Buf* send, const Buf* recv) {
-  return run(k, Outgoing{k.streaming ? send : nullptr, false, k.n}, recv);
+  return run(k, Outgoing{k.streaming ? send : nullptr, false}, recv);
 }
 
 bool exchange_whole(Call& k, const Buf* mine, const Buf* recv) {
-  return run(k, Outgoing{k.streaming ? mine : nullptr, true, 1}, recv);
+  return run(k, Outgoing{k.streaming ? mine : nullptr, true}, recv);
 }
 
 }  // namespace shmpi::client::coll
